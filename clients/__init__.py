@@ -1,0 +1,1 @@
+"""Thin tablebox clients: they render redacted views and never decide what is legal."""

@@ -1,0 +1,179 @@
+"""One generic codec between plain-data dataclasses and JSON-ready Python values.
+
+Actions, chance outcomes, views and outcomes are frozen dataclasses of ``str``, ``int``,
+``bool``, ``None``, tuples and nested dataclasses. ``to_data`` turns one into dicts, lists and
+scalars, each dataclass tagged with ``"type"``; ``from_data`` reverses it, checking every field
+against the type hints and refusing anything else with ``CodecError``. There are no per-game
+mirror classes: a game only lists the dataclasses it accepts.
+
+This module owns the tag naming rule (``TAG`` class attribute, else the class name in
+snake_case). It must never import anything outside the standard library.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+from engine.errors import CodecError
+
+T = TypeVar("T")
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def tag_of(cls: type) -> str:
+    """The ``"type"`` tag of a dataclass: its ``TAG`` attribute, else snake_case of its name."""
+    tag = cls.__dict__.get("TAG")
+    if isinstance(tag, str):
+        return tag
+    return _CAMEL.sub("_", cls.__name__).lower()
+
+
+@cache
+def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        has_default = (
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        )
+        out.append((f.name, hints[f.name], has_default))
+    return tuple(out)
+
+
+def to_data(obj: Any) -> Any:
+    """Encode plain data into JSON-ready values; dataclasses get a ``"type"`` tag."""
+    if obj is None or isinstance(obj, (str, bool, int, float)):
+        return obj
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out: dict[str, Any] = {"type": tag_of(type(obj))}
+        for name, _hint, _d in _fields(type(obj)):
+            out[name] = to_data(getattr(obj, name))
+        return out
+    if isinstance(obj, (tuple, list)):
+        return [to_data(x) for x in obj]
+    if isinstance(obj, Mapping):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    raise CodecError(f"cannot encode {type(obj).__name__}")
+
+
+class Registry:
+    """The dataclasses one decoder accepts at the top level, by tag."""
+
+    def __init__(self, classes: Iterable[type]) -> None:
+        self.by_tag: dict[str, type] = {}
+        for cls in classes:
+            tag = tag_of(cls)
+            if tag in self.by_tag:
+                raise ValueError(f"duplicate tag {tag!r}")
+            self.by_tag[tag] = cls
+
+    def decode(self, data: Any) -> Any:
+        """Decode a tagged dict into one of the registered classes, or raise CodecError."""
+        if not isinstance(data, Mapping):
+            raise CodecError("expected an object with a 'type'")
+        tag = data.get("type")
+        if not isinstance(tag, str) or tag not in self.by_tag:
+            raise CodecError(f"unknown type {tag!r}" if isinstance(tag, str) else "missing 'type'")
+        return _decode_dataclass(self.by_tag[tag], data, "")
+
+
+def from_data(cls: type[T], data: Any) -> T:
+    """Decode ``data`` as an instance of dataclass ``cls`` (its tag must match if present)."""
+    return typing.cast(T, _decode(cls, data, ""))
+
+
+def _decode_dataclass(cls: type, data: Any, path: str) -> Any:
+    if not isinstance(data, Mapping):
+        raise CodecError(f"{path or 'value'}: expected an object")
+    tag = data.get("type", tag_of(cls))
+    if tag != tag_of(cls):
+        raise CodecError(f"{path or 'value'}: expected type {tag_of(cls)!r}, got {tag!r}")
+    known = _fields(cls)
+    names = {n for n, _, _ in known}
+    extra = [k for k in data if k != "type" and k not in names]
+    if extra:
+        raise CodecError(f"{path or tag}: unknown field {sorted(map(str, extra))[0]!r}")
+    kwargs = {}
+    for name, hint, has_default in known:
+        if name in data:
+            kwargs[name] = _decode(hint, data[name], f"{path}.{name}" if path else name)
+        elif not has_default:
+            raise CodecError(f"{path or tag}: missing field {name!r}")
+    return cls(**kwargs)
+
+
+def _decode(hint: Any, data: Any, path: str) -> Any:
+    where = path or "value"
+    if hint is Any:
+        return data
+    if hint is None or hint is type(None):
+        if data is not None:
+            raise CodecError(f"{where}: expected null")
+        return None
+    if hint is bool:
+        if not isinstance(data, bool):
+            raise CodecError(f"{where}: expected a boolean")
+        return data
+    if hint is int:
+        if not isinstance(data, int) or isinstance(data, bool):
+            raise CodecError(f"{where}: expected an integer")
+        return data
+    if hint is float:
+        if not isinstance(data, (int, float)) or isinstance(data, bool):
+            raise CodecError(f"{where}: expected a number")
+        return float(data)
+    if hint is str:
+        if not isinstance(data, str):
+            raise CodecError(f"{where}: expected a string")
+        return data
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _decode_dataclass(hint, data, path)
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin is Literal:
+        if data not in args or type(data) not in {type(a) for a in args}:
+            raise CodecError(f"{where}: expected one of {', '.join(map(repr, args))}")
+        return data
+    if origin is Union or origin is types.UnionType:
+        return _decode_union(args, data, path)
+    if origin is tuple:
+        if not isinstance(data, (list, tuple)):
+            raise CodecError(f"{where}: expected a list")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], x, f"{where}[{i}]") for i, x in enumerate(data))
+        if len(args) != len(data):
+            raise CodecError(f"{where}: expected {len(args)} items")
+        return tuple(_decode(a, x, f"{where}[{i}]") for i, (a, x) in enumerate(zip(args, data, strict=False)))
+    if origin in (dict, Mapping):
+        if not isinstance(data, Mapping):
+            raise CodecError(f"{where}: expected an object")
+        kt, vt = args
+        return {_decode(kt, k, where): _decode(vt, v, f"{where}.{k}") for k, v in data.items()}
+    raise CodecError(f"{where}: unsupported type {hint!r}")
+
+
+def _decode_union(args: tuple[Any, ...], data: Any, path: str) -> Any:
+    if data is None and type(None) in args:
+        return None
+    classes = [a for a in args if isinstance(a, type) and dataclasses.is_dataclass(a)]
+    if classes and isinstance(data, Mapping) and "type" in data:
+        for cls in classes:
+            if tag_of(cls) == data["type"]:
+                return _decode_dataclass(cls, data, path)
+        raise CodecError(f"{path or 'value'}: unknown type {data['type']!r}")
+    errors = []
+    for a in args:
+        if a is type(None):
+            continue
+        try:
+            return _decode(a, data, path)
+        except CodecError as e:
+            errors.append(str(e))
+    raise CodecError(errors[0] if errors else f"{path or 'value'}: no type matches")

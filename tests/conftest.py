@@ -1,0 +1,1 @@
+"""Shared test set-up: tests run from the checkout root so ``tests.*`` helpers import."""

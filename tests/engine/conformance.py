@@ -1,0 +1,123 @@
+"""The generic conformance check every game must pass (open_spiel's random simulation test).
+
+``check_games`` plays seeded random games through the rules interface only and asserts:
+- legal actions are non-empty exactly for the seats to act;
+- every legal action applies (all of them, or a sample on wide turns);
+- sampled illegal actions (other seats' actions, actions from other turns, a wrong seat)
+  raise ``IllegalAction`` with a code and change nothing;
+- every view encodes to JSON and round-trips through the codec's JSON;
+- no view depends on anything its seat may not know: redrawing the hidden part of the true
+  state (``resample_hidden``) leaves that seat's view byte-for-byte the same;
+- the record replays, through JSON, to the very same views for every seat.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.codec import to_data
+from engine.errors import IllegalAction
+from engine.game import Game
+from engine.match import Match
+from engine.records import replay, to_record
+
+
+def encode(x: Any) -> str:
+    return json.dumps(to_data(x), sort_keys=True, ensure_ascii=False)
+
+
+def all_views(match: Match) -> list[str]:
+    return [encode(match.view(s)) for s in [None, *range(match.players)]]
+
+
+def check_view_invariance(game: Game[Any], state: Any, players: int, rng: random.Random) -> None:
+    for seat in [None, *range(players)]:
+        before = encode(game.view(state, seat))
+        other = game.resample_hidden(state, seat, rng)
+        after = encode(game.view(other, seat))
+        assert before == after, f"view of seat {seat} depends on hidden state"
+
+
+def play_random(
+    game: Game[Any],
+    seed: int,
+    players: int | None = None,
+    options: Mapping[str, object] | None = None,
+    *,
+    deep: bool = False,
+    max_steps: int = 20_000,
+) -> Match:
+    m = Match.start(game, players, options, seed)
+    rng = random.Random(seed * 7919 + 1)
+    pool: list[Any] = []
+    for _ in range(max_steps):
+        if m.outcome() is not None:
+            break
+        to_act = m.to_act()
+        assert to_act, "no seat to act, no chance pending, and no outcome: the game is stuck"
+        for seat in range(m.players):
+            legal = m.legal(seat)
+            assert bool(legal) == (seat in to_act), f"seat {seat}: legal={len(legal)} to_act={to_act}"
+        seat = to_act[rng.randrange(len(to_act))]
+        legal = m.legal(seat)
+        if deep:
+            _deep_checks(game, m, seat, legal, pool, rng)
+        pool.extend(legal[:: max(1, len(legal) // 4)])
+        if len(pool) > 400:
+            del pool[:200]
+        m.act(seat, legal[rng.randrange(len(legal))])
+        m.resolve_chance()
+    else:
+        raise AssertionError(f"game did not end in {max_steps} steps")
+    assert not m.to_act()
+    for seat in range(m.players):
+        assert m.legal(seat) == ()
+    if deep:
+        for v in [None, *range(m.players)]:
+            json.dumps(to_data(m.view(v)))
+        _check_replay(m)
+    return m
+
+
+def _deep_checks(game: Game[Any], m: Match, seat: int, legal: tuple[Any, ...],
+                 pool: list[Any], rng: random.Random) -> None:
+    state = m.state
+    views = all_views(m)
+    for v in views:
+        json.loads(v)
+    # Every legal action applies.
+    sample = legal if len(legal) <= 24 else rng.sample(legal, 24)
+    for a in sample:
+        game.apply(state, seat, a)
+        assert m.decode_action(json.loads(json.dumps(to_data(a)))) == a
+    # Illegal actions are refused with a code, and nothing changes.
+    legal_set = set(legal)
+    trials = [a for a in rng.sample(pool, min(len(pool), 12)) if a not in legal_set]
+    for a in trials:
+        try:
+            game.apply(state, seat, a)
+        except IllegalAction as e:
+            assert e.code and e.code.islower()
+        else:
+            raise AssertionError(f"illegal action accepted: {a!r}")
+    others = [s for s in range(m.players) if s not in m.to_act()]
+    for other in others[:2]:
+        try:
+            game.apply(state, other, legal[0])
+        except IllegalAction as e:
+            assert e.code
+        else:
+            raise AssertionError(f"seat {other} acted out of turn")
+    assert m.state is state and all_views(m) == views
+    check_view_invariance(game, state, m.players, rng)
+
+
+def _check_replay(m: Match) -> None:
+    rec = json.loads(json.dumps(to_record(m)))
+    result = replay(rec)
+    assert result.valid, result.error
+    assert result.steps == len(m.steps)
+    assert all_views(result.match) == all_views(m)
