@@ -1,0 +1,45 @@
+"""Stable error codes sent in ``rejected`` messages. Clients translate them; never rename one.
+
+Engine codes (``not_your_turn``, ``illegal_action``, ``bad_action``, ``game_over``) pass through
+unchanged from ``engine.errors``.
+"""
+
+from __future__ import annotations
+
+from engine import errors as engine_errors
+
+# framing and decoding: the peer sent garbage
+FRAME_TOO_LARGE = "frame_too_large"
+INVALID_UTF8 = "invalid_utf8"
+INVALID_JSON = "invalid_json"
+UNKNOWN_TYPE = "unknown_type"
+BAD_MESSAGE = "bad_message"  # known type, wrong or missing fields
+NOT_TEXT = "not_text"  # a binary WebSocket frame
+
+# session
+HELLO_FIRST = "hello_first"
+UNSUPPORTED_PROTOCOL = "unsupported_protocol"
+RATE_LIMITED = "rate_limited"
+
+# tables and seats
+UNKNOWN_TABLE = "unknown_table"
+TABLE_CLOSED = "table_closed"
+TABLE_FULL = "table_full"
+SEAT_TAKEN = "seat_taken"
+NO_SUCH_SEAT = "no_such_seat"
+BAD_TOKEN = "bad_token"
+NOT_SEATED = "not_seated"
+DRAINING = "draining"
+
+# intents
+STALE_VERSION = "stale_version"
+WRONG_SEAT = "wrong_seat"  # an intent for a seat this connection does not hold
+NOT_YOUR_TURN = engine_errors.NOT_YOUR_TURN
+ILLEGAL_ACTION = engine_errors.ILLEGAL_ACTION
+BAD_ACTION = engine_errors.BAD_ACTION
+GAME_OVER = engine_errors.GAME_OVER
+NOT_FINISHED = "not_finished"  # a rematch asked for before the game ended
+
+# the host
+STORAGE_FAILED = "storage_failed"  # the step could not be made durable: nothing changed
+INTERNAL_ERROR = "internal_error"

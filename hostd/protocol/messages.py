@@ -1,0 +1,198 @@
+"""Every protocol message, as tagged msgspec Structs, and the encoders/decoders built once.
+
+Client messages may carry an ``id`` that the host echoes as ``re`` in its direct answer, so a
+client library can match replies to requests. Human-facing text is never sent as prose: it is a
+message key with arguments (``Text``), which clients translate.
+
+Game actions and views travel as plain JSON objects produced by the engine's generic codec
+(``engine.codec``); this module does not know any game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 64 * 1024  # bytes in one NDJSON line or WebSocket text frame
+PING_AFTER = 5.0  # a client pings a link that has been idle this long
+DEAD_AFTER = 25.0  # a link silent this long is dead
+
+
+class Text(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A message key and its arguments, e.g. ``Text("notice.joined", {"name": "Ana"})``."""
+
+    key: str
+    args: dict[str, str | int] = {}
+
+
+# -- client -> host ------------------------------------------------------------------------------
+class _Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type",
+               kw_only=True):
+    id: int | None = None
+
+
+class Hello(_Request, tag="hello"):
+    protocol: int = PROTOCOL_VERSION
+    client: str = ""
+    lang: str = "en"
+
+
+class ListTables(_Request, tag="list_tables"):
+    pass
+
+
+class Join(_Request, tag="join"):
+    """Take a seat at the table with join ``code`` (any free seat unless ``seat`` is given)."""
+
+    code: str
+    name: str
+    seat: int | None = None
+
+
+class Resume(_Request, tag="resume"):
+    """Come back to a seat with the token ``joined`` gave."""
+
+    token: str
+
+
+class Spectate(_Request, tag="spectate"):
+    """Watch a table (public view only), by id or join code."""
+
+    table: str
+
+
+class Intent(_Request, tag="intent"):
+    table: str
+    version: int
+    action: dict[str, Any]
+
+
+class Leave(_Request, tag="leave"):
+    table: str
+
+
+class Rematch(_Request, tag="rematch"):
+    table: str
+
+
+class Ping(_Request, tag="ping"):
+    pass
+
+
+class ClientBye(_Request, tag="bye"):
+    pass
+
+
+ClientMessage = Hello | ListTables | Join | Resume | Spectate | Intent | Leave | Rematch | Ping | ClientBye
+CLIENT_TYPES = ("hello", "list_tables", "join", "resume", "spectate", "intent", "leave",
+                "rematch", "ping", "bye")
+
+
+# -- host -> client ------------------------------------------------------------------------------
+class _Reply(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type",
+             kw_only=True,
+             omit_defaults=False):
+    re: int | None = None
+
+
+class Welcome(_Reply, tag="welcome"):
+    protocol: int = PROTOCOL_VERSION
+    server: str = ""
+    box: str = ""
+    ping_after: float = PING_AFTER
+    dead_after: float = DEAD_AFTER
+
+
+class SeatSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seat: int
+    name: str
+    controller: Literal["human", "ai"]
+    level: str  # the AI level that plays (or would cover) this seat
+    connected: bool  # a person's link is up (always true for an AI seat)
+    covered: bool  # a person's seat that the AI is playing for now
+    team: int
+
+
+class TableSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    code: str
+    name: str
+    game: str
+    title: str
+    players: int
+    free_seats: int
+    status: Literal["playing", "finished", "closed"]
+    seats: list[SeatSummary] = []
+
+
+class Tables(_Reply, tag="tables"):
+    tables: list[TableSummary] = []
+
+
+class Joined(_Reply, tag="joined"):
+    table: str
+    seat: int
+    token: str  # secret: only ever sent to the connection that holds the seat
+
+
+class State(_Reply, tag="state"):
+    table: str
+    game: str
+    version: int
+    seat: int | None  # None for a spectator
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+    to_act: list[int]
+    seats: list[SeatSummary]
+    deadline: float | None = None  # seconds left on the turn timer for the seat to act, if any
+    outcome: dict[str, Any] | None = None
+    ai_speed: float = 1.0  # clients scale their animations with it
+    name: str = ""
+    code: str = ""
+    status: Literal["playing", "finished", "closed"] = "playing"
+
+
+class Rejected(_Reply, tag="rejected"):
+    code: str
+    message: Text
+
+
+class Notice(_Reply, tag="notice"):
+    table: str | None
+    text: Text
+
+
+class Pong(_Reply, tag="pong"):
+    pass
+
+
+class HostBye(_Reply, tag="bye"):
+    reason: Text
+
+
+HostMessage = Welcome | Tables | Joined | State | Rejected | Notice | Pong | HostBye
+
+client_decoder = msgspec.json.Decoder(ClientMessage)
+host_decoder = msgspec.json.Decoder(HostMessage)
+encoder = msgspec.json.Encoder()
+
+
+def encode(msg: msgspec.Struct) -> bytes:
+    """One message as compact UTF-8 JSON, without the newline."""
+    return encoder.encode(msg)
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of both directions (``tablebox protocol schema``)."""
+    (client, host), components = msgspec.json.schema_components([ClientMessage, HostMessage])
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"tablebox protocol {PROTOCOL_VERSION}",
+        "oneOf": [
+            {"title": "client to host", **client},
+            {"title": "host to client", **host},
+        ],
+        "$defs": components,
+    }
