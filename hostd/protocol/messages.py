@@ -33,17 +33,17 @@ class _Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_fiel
     id: int | None = None
 
 
-class Hello(_Request, tag="hello"):
+class Hello(_Request, tag="hello", frozen=True):
     protocol: int = PROTOCOL_VERSION
     client: str = ""
     lang: str = "en"
 
 
-class ListTables(_Request, tag="list_tables"):
+class ListTables(_Request, tag="list_tables", frozen=True):
     pass
 
 
-class Join(_Request, tag="join"):
+class Join(_Request, tag="join", frozen=True):
     """Take a seat at the table with join ``code`` (any free seat unless ``seat`` is given)."""
 
     code: str
@@ -51,37 +51,37 @@ class Join(_Request, tag="join"):
     seat: int | None = None
 
 
-class Resume(_Request, tag="resume"):
+class Resume(_Request, tag="resume", frozen=True):
     """Come back to a seat with the token ``joined`` gave."""
 
     token: str
 
 
-class Spectate(_Request, tag="spectate"):
+class Spectate(_Request, tag="spectate", frozen=True):
     """Watch a table (public view only), by id or join code."""
 
     table: str
 
 
-class Intent(_Request, tag="intent"):
+class Intent(_Request, tag="intent", frozen=True):
     table: str
     version: int
     action: dict[str, Any]
 
 
-class Leave(_Request, tag="leave"):
+class Leave(_Request, tag="leave", frozen=True):
     table: str
 
 
-class Rematch(_Request, tag="rematch"):
+class Rematch(_Request, tag="rematch", frozen=True):
     table: str
 
 
-class Ping(_Request, tag="ping"):
+class Ping(_Request, tag="ping", frozen=True):
     pass
 
 
-class ClientBye(_Request, tag="bye"):
+class ClientBye(_Request, tag="bye", frozen=True):
     pass
 
 
@@ -97,7 +97,7 @@ class _Reply(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field=
     re: int | None = None
 
 
-class Welcome(_Reply, tag="welcome"):
+class Welcome(_Reply, tag="welcome", frozen=True):
     protocol: int = PROTOCOL_VERSION
     server: str = ""
     box: str = ""
@@ -127,17 +127,17 @@ class TableSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seats: list[SeatSummary] = []
 
 
-class Tables(_Reply, tag="tables"):
+class Tables(_Reply, tag="tables", frozen=True):
     tables: list[TableSummary] = []
 
 
-class Joined(_Reply, tag="joined"):
+class Joined(_Reply, tag="joined", frozen=True):
     table: str
     seat: int
     token: str  # secret: only ever sent to the connection that holds the seat
 
 
-class State(_Reply, tag="state"):
+class State(_Reply, tag="state", frozen=True):
     table: str
     game: str
     version: int
@@ -154,21 +154,21 @@ class State(_Reply, tag="state"):
     status: Literal["playing", "finished", "closed"] = "playing"
 
 
-class Rejected(_Reply, tag="rejected"):
+class Rejected(_Reply, tag="rejected", frozen=True):
     code: str
     message: Text
 
 
-class Notice(_Reply, tag="notice"):
+class Notice(_Reply, tag="notice", frozen=True):
     table: str | None
     text: Text
 
 
-class Pong(_Reply, tag="pong"):
+class Pong(_Reply, tag="pong", frozen=True):
     pass
 
 
-class HostBye(_Reply, tag="bye"):
+class HostBye(_Reply, tag="bye", frozen=True):
     reason: Text
 
 
