@@ -103,6 +103,9 @@ class Welcome(_Reply, tag="welcome", frozen=True):
     box: str = ""
     ping_after: float = PING_AFTER
     dead_after: float = DEAD_AFTER
+    # IP-literal base URLs of the web page (many phones cannot resolve .local names);
+    # a table's join link is ``{url}/?code={code}``.
+    join_urls: list[str] = []
 
 
 class SeatSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
