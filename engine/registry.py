@@ -14,6 +14,8 @@ from engine.errors import OptionError
 from engine.game import Game
 
 GAME_MODULES: dict[str, str] = {
+    "euchre": "engine.euchre",
+    "president": "engine.president",
 }
 
 

@@ -1,0 +1,9 @@
+"""President computer players (placeholder until the levels land)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ai import RandomPlayer
+
+PLAYERS: dict[str, Any] = {"random": RandomPlayer()}

@@ -1,0 +1,493 @@
+"""President (CardVerse rules 1.1.0): the state machine, its actions, and its legality.
+
+Rules (docs/rules/president.md states them in full): 3 to 6 players share the whole deck;
+each turn one plays 1 to 4 cards of one rank, the same number as the trick's top play and of
+a strictly higher rank in the order in force, or passes, which is final until the trick is
+cleared. A four of a kind reverses the order (option ``revolution``) until the round ends.
+The first out is President, the last Scum; points run from ``players`` down to 1 per round.
+From the second round the Scum's two best cards go to the President, who gives two back
+(and with four or more players the Vice-Scum's best card to the Vice-President, who gives
+one back); then the Scum leads.
+
+States are immutable ``State`` tuples of plain ints (hands are 52-bit masks, see
+``engine.president.cards``) so that a step costs a few microseconds: random self-play and the
+hard player's rollouts run through here. This module owns legality; it must never look at a
+view, do I/O, read the clock, or use any generator but the ones it is given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, NamedTuple, NoReturn
+
+from engine import errors
+from engine.catalogue import GameInfo, Option
+from engine.errors import IllegalAction
+from engine.game import Game, Outcome, chance_rng
+from engine.president import cards as pc
+from engine.president.cards import CARD_OF, CODES, FULL_DECK, NRANKS, POPCOUNT4
+
+RULES_VERSION = "CardVerse 1.1.0"
+
+# Stable codes of this game's refusals (errors.py has the shared ones).
+NOT_IN_HAND = "not_in_hand"
+WRONG_COUNT = "wrong_count"
+NOT_HIGHER = "not_higher"
+ONE_RANK = "one_rank"
+LEADER_MUST_PLAY = "leader_must_play"
+NOT_CANONICAL = "not_canonical"
+
+# Phases.
+DEAL = "deal"  # before the first deal
+EXCHANGE = "exchange"  # President and Vice-President choose what to give back
+PLAY = "play"
+BETWEEN = "between"  # a round is scored; the next deal is pending
+OVER = "over"
+
+# Title keys by finishing place, for clients to translate (docs/rules/president.md).
+PRESIDENT, VICE_PRESIDENT, CITIZEN, VICE_SCUM, SCUM = (
+    "president", "vice_president", "citizen", "vice_scum", "scum")
+
+
+def titles(players: int) -> tuple[str, ...]:
+    """The title of each finishing place. With three players the middle one is a Citizen:
+    the Vice titles come as a pair that exchange, and three players have no such pair."""
+    if players < 4:
+        return (PRESIDENT, *([CITIZEN] * (players - 2)), SCUM)
+    return (PRESIDENT, VICE_PRESIDENT, *([CITIZEN] * (players - 4)), VICE_SCUM, SCUM)
+
+
+# -- actions and chance ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Play:
+    """Play these cards, one to four of one rank, listed weakest suit first (as offered)."""
+
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Pass; final until the trick is cleared."""
+
+
+@dataclass(frozen=True)
+class GiveBack:
+    """The President's two (the Vice-President's one) cards for the exchange partner."""
+
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One round's deal: the 52 cards in order; card ``k`` goes to seat ``k % players``."""
+
+    cards: tuple[str, ...]
+
+
+PASS = Pass()
+
+
+class PlayInfo(NamedTuple):
+    rank: int
+    mask: int  # the cards as a 52-bit mask
+    size: int
+    play: Play  # the shared instance
+
+
+def _submasks(m: int) -> list[int]:
+    """Non-empty submasks of a 4-bit suit mask, fewest cards first, then by suits."""
+    return sorted((s for s in range(1, 16) if s & m == s), key=lambda s: (POPCOUNT4[s], s))
+
+
+# Every possible play is built once: legal_actions hands out these shared instances.
+_PLAY: list[list[Play | None]] = [[None] * 16 for _ in range(NRANKS)]
+PLAY_INFO: dict[Play, PlayInfo] = {}
+for _r in range(NRANKS):
+    for _m in range(1, 16):
+        _p = Play(pc.codes(_m << (4 * _r)))
+        _PLAY[_r][_m] = _p
+        PLAY_INFO[_p] = PlayInfo(_r, _m << (4 * _r), POPCOUNT4[_m], _p)
+# _LEADS[r][m]: every play from suit mask m of rank r; _FOLLOWS[r][m][n]: those of n cards.
+_LEADS: list[list[tuple[Play, ...]]] = [
+    [tuple(_PLAY[r][s] for s in _submasks(m)) for m in range(16)] for r in range(NRANKS)  # type: ignore[misc]
+]
+_FOLLOWS: list[list[list[tuple[Play, ...]]]] = [
+    [[tuple(p for p in _LEADS[r][m] if PLAY_INFO[p].size == n) for n in range(5)]
+     for m in range(16)]
+    for r in range(NRANKS)
+]
+# Flat tables indexed by rank * 16 + suit mask (and * 4 + count - 1): the hot path of
+# legal_actions is one index per rank held. _LEADS_FLAT lists a rank's plays strongest first
+# because legal_actions walks ranks downwards and reverses the whole list once.
+_LEADS_FLAT: list[tuple[Play, ...]] = [_LEADS[r][m][::-1] for r in range(NRANKS) for m in range(16)]
+_FOLLOWS_FLAT: list[tuple[Play, ...]] = [
+    _FOLLOWS[r][m][n] for r in range(NRANKS) for m in range(16) for n in range(1, 5)
+]
+
+
+def stronger_ranks(top: int, reversed_order: bool) -> range:
+    """The ranks that beat ``top`` in the order in force, weakest first."""
+    return range(top - 1, -1, -1) if reversed_order else range(top + 1, NRANKS)
+
+
+# -- state ----------------------------------------------------------------------------------
+class Leg(NamedTuple):
+    """One half of the series exchange: ``giver`` (Scum or Vice-Scum) gave ``given``
+    automatically to ``receiver``, who gives ``back`` (-1 until chosen) of ``size`` cards."""
+
+    giver: int
+    receiver: int
+    given: int
+    back: int
+    size: int
+
+
+class State(NamedTuple):
+    players: int
+    revolution: bool  # option: four of a kind reverses the order
+    rounds: int  # option: rounds in the game
+    seed: int
+    chances: int  # chance steps (deals) applied so far
+    round: int  # 1-based; 0 before the first deal
+    phase: str
+    hands: tuple[int, ...]  # 52-bit masks per seat
+    turn: int  # the seat to play (phase PLAY)
+    trick: tuple[tuple[int, PlayInfo], ...]  # (seat, play) of the current trick, in order
+    passed: int  # seats (bit mask) that passed in the current trick
+    reversed: bool  # a revolution is in force
+    out: int  # seats (bit mask) that have emptied their hands this round
+    places: tuple[int, ...]  # this round's finishing order so far
+    played: int  # every card played this round (mask)
+    totals: tuple[int, ...]
+    round_points: tuple[int, ...]  # the last scored round's points per seat; () before
+    previous: tuple[int, ...]  # the previous round's places (titles, exchange, leader)
+    legs: tuple[Leg, ...]  # this round's exchange
+
+
+def _next_in(mask: int, seat: int, players: int) -> int:
+    """The first seat after ``seat`` (clockwise) whose bit is in ``mask`` (must be non-empty)."""
+    for i in range(1, players + 1):
+        s = (seat + i) % players
+        if mask >> s & 1:
+            return s
+    raise AssertionError("no seat in mask")
+
+
+def split_hidden(pool: int, sizes: Mapping[int, int], rng: random.Random) -> dict[int, int]:
+    """Deal the cards of ``pool`` at random to the seats of ``sizes`` (seat -> card count)."""
+    cards = pc.cards_of(pool)
+    rng.shuffle(cards)
+    out: dict[int, int] = {}
+    i = 0
+    for seat, n in sizes.items():
+        out[seat] = pc.mask_of(cards[i : i + n])
+        i += n
+    if i != len(cards):
+        raise ValueError("sizes do not add up to the pool")
+    return out
+
+
+def known_holdings(state: State, seat: int) -> dict[int, int]:
+    """Cards ``seat`` knows are in another hand: those it gave in this round's exchange, while
+    they are neither played nor back in its own hand. Nothing else about a hand is certain."""
+    out: dict[int, int] = {}
+    for leg in state.legs:
+        if leg.giver == seat:
+            mine, other, gave = leg.giver, leg.receiver, leg.given
+        elif leg.receiver == seat and leg.back >= 0:
+            mine, other, gave = leg.receiver, leg.giver, leg.back
+        else:
+            continue
+        still = gave & ~state.played & ~state.hands[mine]
+        if still:
+            out[other] = out.get(other, 0) | still
+    return out
+
+
+# -- the game -------------------------------------------------------------------------------
+class PresidentGame(Game[State]):
+    info = GameInfo(
+        id="president",
+        title="President",
+        players=(3, 4, 5, 6),
+        default_players=4,
+        rules_version=RULES_VERSION,
+        summary="Shed your hand first: sets of one rank, each higher than the last; "
+                "four of a kind starts a revolution.",
+        teams="each for themselves",
+        options=(
+            Option("revolution", "bool", True,
+                   "four of a kind reverses the rank order until the round ends"),
+            Option("rounds", "int", 1,
+                   "rounds in the game; from the second, Scum and President exchange cards",
+                   minimum=1, maximum=50),
+        ),
+    )
+    action_types = (Play, Pass, GiveBack)
+    chance_types = (Deal,)
+
+    def new_state(self, players: int, options: Mapping[str, Any], seed: int) -> State:
+        zeros = (0,) * players
+        return State(players, bool(options.get("revolution", True)), int(options.get("rounds", 1)),
+                     seed, 0, 0, DEAL, zeros, 0, (), 0, False, 0, (), 0, zeros, (), (), ())
+
+    # -- chance ---------------------------------------------------------------------------
+    def chance_outcome(self, state: State) -> Deal | None:
+        if state.phase != DEAL and state.phase != BETWEEN:
+            return None
+        deck = list(CODES)
+        chance_rng(state.seed, state.chances).shuffle(deck)
+        return Deal(tuple(deck))
+
+    def apply_chance(self, state: State, outcome: Any) -> State:
+        if state.phase != DEAL and state.phase != BETWEEN:
+            raise IllegalAction(errors.NO_CHANCE_PENDING, "no deal is pending")
+        if (not isinstance(outcome, Deal) or len(outcome.cards) != 52
+                or pc.parse(outcome.cards) != FULL_DECK):
+            raise IllegalAction(errors.BAD_CHANCE, "a deal lists each of the 52 cards once")
+        n = state.players
+        hands = [0] * n
+        for k, code in enumerate(outcome.cards):
+            hands[k % n] |= 1 << CARD_OF[code]
+        rnd = state.round + 1
+        previous = state.places if rnd > 1 else ()
+        legs: tuple[Leg, ...] = ()
+        if previous:
+            pairs = [(previous[-1], previous[0], 2)]
+            if n >= 4:
+                pairs.append((previous[-2], previous[1], 1))
+            made = []
+            for giver, receiver, count in pairs:
+                given = pc.best_cards(hands[giver], count)
+                hands[giver] ^= given
+                hands[receiver] |= given
+                made.append(Leg(giver, receiver, given, -1, count))
+            legs = tuple(made)
+        return State(
+            n, state.revolution, state.rounds, state.seed, state.chances + 1, rnd,
+            EXCHANGE if legs else PLAY, tuple(hands), previous[-1] if previous else 0,
+            (), 0, False, 0, (), 0, state.totals, (), previous, legs,
+        )
+
+    # -- play -----------------------------------------------------------------------------
+    def to_act(self, state: State) -> tuple[int, ...]:
+        if state.phase == PLAY:
+            return (state.turn,)
+        if state.phase == EXCHANGE:
+            return tuple(leg.receiver for leg in state.legs if leg.back < 0)
+        return ()
+
+    def legal_actions(self, state: State, seat: int) -> tuple[Any, ...]:
+        if state.phase == PLAY:
+            if seat != state.turn:
+                return ()
+            hand = state.hands[seat]
+            out: list[Any] = []
+            if not state.trick:
+                # Visit only the ranks held: clear each rank's nibble once it is listed.
+                while hand:
+                    r = (hand.bit_length() - 1) >> 2
+                    out.extend(_LEADS_FLAT[(r << 4) | ((hand >> (r << 2)) & 15)])
+                    hand &= ~(15 << (r << 2))
+                out.reverse()  # weakest rank first, fewest cards first within a rank
+                return tuple(out)
+            top = state.trick[-1][1]
+            n = top.size
+            t = top.rank
+            if state.reversed:  # lower ranks beat t: walk down from t - 1
+                h = hand & ((1 << (t << 2)) - 1)
+                while h:
+                    r = (h.bit_length() - 1) >> 2
+                    out.extend(_FOLLOWS_FLAT[(((r << 4) | ((h >> (r << 2)) & 15)) << 2) | (n - 1)])
+                    h &= ~(15 << (r << 2))
+            else:
+                h = hand >> ((t + 1) << 2)
+                r = t + 1
+                while h:
+                    m = h & 15
+                    if m:
+                        out.extend(_FOLLOWS_FLAT[(((r << 4) | m) << 2) | (n - 1)])
+                    h >>= 4
+                    r += 1
+            out.append(PASS)
+            return tuple(out)
+        if state.phase == EXCHANGE:
+            for leg in state.legs:
+                if leg.receiver == seat and leg.back < 0:
+                    held = pc.cards_of(state.hands[seat])
+                    return tuple(GiveBack(tuple(CODES[c] for c in combo))
+                                 for combo in combinations(held, leg.size))
+        return ()
+
+    def apply(self, state: State, seat: int, action: Any) -> State:
+        phase = state.phase
+        if phase == PLAY:
+            if seat != state.turn:
+                raise IllegalAction(errors.NOT_YOUR_TURN, f"seat {state.turn} is to play")
+            if isinstance(action, Play):
+                return self._play(state, seat, action)
+            if isinstance(action, Pass):
+                return self._pass(state, seat)
+            raise IllegalAction(errors.ILLEGAL_ACTION, "play cards or pass")
+        if phase == EXCHANGE:
+            return self._give_back(state, seat, action)
+        if phase == OVER:
+            raise IllegalAction(errors.GAME_OVER, "the game is over")
+        raise IllegalAction(errors.CHANCE_PENDING, "the deal comes first")
+
+    def _play(self, state: State, seat: int, action: Play) -> State:
+        try:
+            info = PLAY_INFO.get(action)
+        except TypeError:  # cards not a tuple: only possible when built by hand, not decoded
+            info = None
+        if info is None:
+            self._explain_bad_play(action)
+        rank, mask, count, _play = info
+        hand = state.hands[seat]
+        if hand & mask != mask:
+            raise IllegalAction(NOT_IN_HAND, "you do not hold those cards")
+        trick = state.trick
+        if trick:
+            top = trick[-1][1]
+            if count != top.size:
+                raise IllegalAction(WRONG_COUNT, f"play {top.size} cards or pass")
+            if not (rank < top.rank if state.reversed else rank > top.rank):
+                raise IllegalAction(NOT_HIGHER, "play a strictly higher rank or pass")
+        hand ^= mask
+        hands = (*state.hands[:seat], hand, *state.hands[seat + 1:])
+        reversed_order = state.reversed ^ (count == 4 and state.revolution)
+        played = state.played | mask
+        trick = (*trick, (seat, info))
+        n = state.players
+        out, places = state.out, state.places
+        if not hand:
+            out |= 1 << seat
+            places = (*places, seat)
+            if len(places) == n - 1:
+                return self._end_round(state, hands, trick, reversed_order, out, places, played)
+        everyone = (1 << n) - 1
+        contenders = everyone & ~out & ~state.passed & ~(1 << seat)
+        passed = state.passed
+        if contenders:
+            turn = _next_in(contenders, seat, n)
+        else:  # nobody left to answer: the trick is won and cleared
+            trick, passed = (), 0
+            turn = seat if hand else _next_in(everyone & ~out, seat, n)
+        return State(n, state.revolution, state.rounds, state.seed, state.chances, state.round,
+                     PLAY, hands, turn, trick, passed, reversed_order, out, places, played,
+                     state.totals, state.round_points, state.previous, state.legs)
+
+    def _pass(self, state: State, seat: int) -> State:
+        trick = state.trick
+        if not trick:
+            raise IllegalAction(LEADER_MUST_PLAY, "the leader must play")
+        n = state.players
+        passed = state.passed | (1 << seat)
+        winner = trick[-1][0]
+        everyone = (1 << n) - 1
+        contenders = everyone & ~state.out & ~passed & ~(1 << winner)
+        if contenders:
+            turn = _next_in(contenders, seat, n)
+        else:
+            trick, passed = (), 0
+            turn = winner if not state.out >> winner & 1 else _next_in(
+                everyone & ~state.out, winner, n)
+        return State(n, state.revolution, state.rounds, state.seed, state.chances, state.round,
+                     PLAY, state.hands, turn, trick, passed, state.reversed, state.out,
+                     state.places, state.played, state.totals, state.round_points,
+                     state.previous, state.legs)
+
+    def _end_round(self, state: State, hands: tuple[int, ...],
+                   trick: tuple[tuple[int, PlayInfo], ...],
+                   reversed_order: bool, out: int, places: tuple[int, ...], played: int) -> State:
+        n = state.players
+        last = next(s for s in range(n) if not out >> s & 1)
+        places = (*places, last)
+        points = [0] * n
+        for i, s in enumerate(places):
+            points[s] = n - i
+        totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
+        phase = OVER if state.round >= state.rounds else BETWEEN
+        return State(n, state.revolution, state.rounds, state.seed, state.chances, state.round,
+                     phase, hands, 0, trick, 0, reversed_order, out | (1 << last), places, played,
+                     totals, tuple(points), state.previous, state.legs)
+
+    def _give_back(self, state: State, seat: int, action: Any) -> State:
+        legs = list(state.legs)
+        i = next((i for i, leg in enumerate(legs) if leg.receiver == seat and leg.back < 0), None)
+        if i is None:
+            raise IllegalAction(errors.NOT_YOUR_TURN, "only the President and Vice-President "
+                                                      "give cards back now")
+        if not isinstance(action, GiveBack):
+            raise IllegalAction(errors.ILLEGAL_ACTION, "give cards back first")
+        leg = legs[i]
+        mask = pc.parse(action.cards)
+        if mask is None:
+            raise IllegalAction(NOT_IN_HAND, "name distinct cards of your hand")
+        if len(action.cards) != leg.size:
+            raise IllegalAction(WRONG_COUNT, f"give back exactly {leg.size}")
+        hands = list(state.hands)
+        if hands[seat] & mask != mask:
+            raise IllegalAction(NOT_IN_HAND, "you do not hold those cards")
+        if tuple(action.cards) != pc.codes(mask):
+            raise IllegalAction(NOT_CANONICAL, "list the cards weakest first, as offered")
+        hands[seat] ^= mask
+        hands[leg.giver] |= mask
+        legs[i] = leg._replace(back=mask)
+        done = all(leg.back >= 0 for leg in legs)
+        return state._replace(hands=tuple(hands), legs=tuple(legs),
+                              phase=PLAY if done else EXCHANGE)
+
+    @staticmethod
+    def _explain_bad_play(action: Play) -> NoReturn:
+        cards = action.cards if isinstance(action.cards, tuple) else ()
+        mask = pc.parse(cards)
+        if mask is None or not 1 <= len(cards) <= 4:
+            raise IllegalAction(errors.ILLEGAL_ACTION, "play 1 to 4 distinct cards")
+        if len({c[0] for c in cards}) != 1:
+            raise IllegalAction(ONE_RANK, "the cards of a play are all of one rank")
+        raise IllegalAction(NOT_CANONICAL, "list the cards weakest suit first, as offered")
+
+    # -- reading --------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> Any:
+        from engine.president.views import build_view
+
+        return build_view(self, state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        totals = state.totals
+        best = max(totals)
+        leaders = [s for s in range(state.players) if totals[s] == best]
+        if len(leaders) == 1:
+            return Outcome((leaders[0],), totals, "president.most_points")
+        # Equal totals: the better place in the last round decides (so there is no draw).
+        winner = next(s for s in state.places if s in leaders)
+        return Outcome((winner,), totals, "president.tie_broken_by_last_round")
+
+    def between_hands(self, state: State) -> bool:
+        return state.phase == BETWEEN
+
+    def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """Other hands redealt keeping their sizes and the cards ``seat`` knows they hold."""
+        known = known_holdings(state, seat) if seat is not None else {}
+        fixed = 0
+        for m in known.values():
+            fixed |= m
+        pool = 0
+        sizes: dict[int, int] = {}
+        for s, hand in enumerate(state.hands):
+            if s != seat:
+                pool |= hand
+                sizes[s] = hand.bit_count() - known.get(s, 0).bit_count()
+        dealt = split_hidden(pool & ~fixed, sizes, rng)
+        hands = tuple(hand if s == seat else dealt[s] | known.get(s, 0)
+                      for s, hand in enumerate(state.hands))
+        return state._replace(hands=hands, seed=rng.getrandbits(62))
+
+
+GAME = PresidentGame()
