@@ -1,0 +1,229 @@
+"""The HTTP port: hypercorn's trio worker serving the web client, ``/ws``, ``/healthz`` and QR codes.
+
+``serve_http`` runs as a task in the daemon's nursery and reports the port it bound once it
+listens. Routes:
+
+- ``/ws``: the WebSocket transport; each accepted socket becomes a ``WebSocketLink`` awaited by
+  the session handler it was given (one JSON object per text frame).
+- ``/healthz``: ``{"ok": true}`` for probes.
+- ``/qr.svg?code=CODE``: a QR code (segno, SVG) of the join link ``http://IP:PORT/?code=CODE``.
+  The address is an IP literal because many phones cannot resolve ``.local`` names.
+- everything else: the static files of the web client (``clients/web``), ``/`` is its page.
+
+This module owns HTTP concerns only (routing, headers, the QR code). It must never parse
+protocol messages or touch tables: everything a player does goes through ``/ws`` and the
+session handler. It must never import ``clients`` (the daemon layer may not), so it finds the
+web client's directory through the import system without importing it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import ipaddress
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+import trio
+from hypercorn.config import Config as HypercornConfig
+from hypercorn.trio import serve
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
+
+from hostd.config import Config
+from hostd.logs import get_logger
+from hostd.transports.base import FrameLink
+from hostd.transports.websocket import HARD_LIMIT, WebSocketLink
+
+log = get_logger(__name__)
+
+LinkHandler = Callable[[FrameLink], Awaitable[None]]
+
+_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+
+# The page loads nothing from elsewhere and runs no inline script: say so to the browser.
+_SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self'; "
+     b"base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+def default_web_root() -> Path:
+    """Where ``clients/web`` is installed, found without importing the ``clients`` package."""
+    spec = importlib.util.find_spec("clients")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))) / "web"
+    return Path(__file__).resolve().parents[2] / "clients" / "web"
+
+
+def _host_literal(host: str) -> str | None:
+    """``host`` as it goes into a URL if it is an IP literal, else None."""
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+    return f"[{ip}]" if ip.version == 6 else str(ip)
+
+
+def join_base_url(scope: Scope) -> str:
+    """The IP-literal base URL a phone can use to reach this box, as seen from this request.
+
+    The Host header is used when it already is an IP literal (the player typed or scanned one);
+    otherwise (``tablebox.local``) the local address the request arrived on, which is an address
+    on the network the requesting device is on.
+    """
+    host_header = ""
+    for name, value in scope.get("headers", []):
+        if name == b"host":
+            host_header = value.decode("latin-1")
+            break
+    try:
+        parts = urlsplit("//" + host_header)
+        literal, port = _host_literal(parts.hostname or ""), parts.port
+    except ValueError:
+        literal, port = None, None
+    if literal is not None:
+        return f"http://{literal}" + ("" if port in (None, 80) else f":{port}")
+    server = scope.get("server")
+    if server:
+        literal = _host_literal(str(server[0])) or str(server[0])
+        port = int(server[1]) if server[1] is not None else 80
+        return f"http://{literal}" + ("" if port == 80 else f":{port}")
+    return "http://127.0.0.1"
+
+
+def join_link(base_url: str, code: str) -> str:
+    return f"{base_url.rstrip('/')}/?code={code}"
+
+
+class _Headers:
+    """ASGI middleware adding the security headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = [*message.get("headers", []), *_SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class _Page(StaticFiles):
+    """The web client's files; the page itself is revalidated on every load so updates land."""
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["cache-control"] = "no-cache"
+        return response
+
+
+def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlette:
+    """The starlette app: the routes above around the given session handler."""
+    root = web_root if web_root is not None else default_web_root()
+
+    async def ws_endpoint(ws: WebSocket) -> None:
+        await ws.accept()
+        link = WebSocketLink(ws)
+        try:
+            await handle_link(link)
+        except Exception:
+            # The session handler catches its own errors; this is the last guard so one bad
+            # connection never reaches hypercorn (and never takes the port down).
+            log.exception("websocket_handler_failed", peer=link.peer)
+        finally:
+            await link.aclose()
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def qr_svg(request: Request) -> Response:
+        code = request.query_params.get("code", "")
+        if code and not _CODE.fullmatch(code):
+            return JSONResponse({"error": "bad_code"}, status_code=400)
+        base = join_base_url(request.scope)
+        text = join_link(base, code) if code else base + "/"
+        qr = segno.make(text, error="m")
+        svg = qr.svg_inline(scale=4, dark="#000", light="#fff", border=2)
+        return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-store"})
+
+    routes: list[Any] = [
+        WebSocketRoute("/ws", ws_endpoint),
+        Route("/healthz", healthz),
+        Route("/qr.svg", qr_svg),
+        Mount("/", app=_Page(directory=root, html=True, check_dir=False), name="web"),
+    ]
+    app = Starlette(routes=routes)
+    app.add_middleware(_Headers)
+    return app
+
+
+def hypercorn_config(config: Config) -> HypercornConfig:
+    hc = HypercornConfig()
+    host = config.bind
+    hc.bind = [f"[{host}]:{config.http_port}" if ":" in host else f"{host}:{config.http_port}"]
+    hc.accesslog = None
+    hc.errorlog = logging.getLogger("hostd.web.hypercorn")
+    hc.websocket_max_message_size = HARD_LIMIT
+    hc.websocket_ping_interval = None  # the protocol's own ping/pong judges liveness
+    hc.graceful_timeout = 2.0
+    hc.include_server_header = False
+    return hc
+
+
+def bound_port(binds: list[str]) -> int:
+    """The port from hypercorn's ``http://host:port`` bind strings (the first one)."""
+    return int(binds[0].rsplit(":", 1)[1])
+
+
+async def serve_http(
+    config: Config,
+    handle_link: LinkHandler,
+    *,
+    web_root: Path | None = None,
+    shutdown: trio.Event | None = None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve the HTTP port until cancelled (or until ``shutdown`` is set: a graceful stop).
+
+    ``task_status.started(port)`` is called once the socket listens, with the bound port (the
+    real one when ``config.http_port`` is 0).
+    """
+    app = build_app(handle_link, web_root)
+    hc = hypercorn_config(config)
+
+    async def trigger() -> None:
+        if shutdown is None:
+            await trio.sleep_forever()
+        else:
+            await shutdown.wait()
+
+    async def run(*, task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED) -> None:
+        # hypercorn calls started(binds) right after its sockets listen.
+        await serve(app, hc, shutdown_trigger=trigger, task_status=task_status)  # type: ignore[arg-type]
+
+    async with trio.open_nursery() as nursery:
+        binds: list[str] = await nursery.start(run)
+        port = bound_port(binds)
+        log.info("http_listening", bind=config.bind, port=port)
+        task_status.started(port)
