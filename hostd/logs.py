@@ -1,17 +1,275 @@
-"""Structured logging for the daemon (structlog): configuration and the logger factory.
+"""Structured logging for the daemon (structlog): configuration, redaction and the logger factory.
 
 Every daemon module logs through ``get_logger(__name__)`` with snake_case verb events and
-context (table, seat, conn, game). Nothing hidden (a card of a hand, a token, a seed) may be
-logged above debug. Rendering (console on a TTY, JSON with syslog priority under systemd, a
-rotated JSON file) is configured here by ``configure``.
+context (table, seat, conn, game). ``configure`` sends every event, ours and the libraries'
+(hypercorn, zeroconf: stdlib ``logging``), through one pipeline to:
+
+- stdout: a coloured console renderer on a terminal; one JSON line per event with a ``<N>``
+  syslog priority prefix when stdout is the journal (journald strips it and keeps the level);
+  plain JSON lines otherwise (a pipe, a container);
+- a size-bounded, rotated JSON-lines file in the state directory, for boxes without journald.
+
+Every JSON line carries ``timestamp`` (ISO 8601 UTC), ``level``, ``event`` and the context.
+
+Redaction is the last step before any rendering, so it also sees library records and rendered
+tracebacks (which never carry frame locals). It is a safety net, not the policy: callers must
+not log secrets at all. A token is never logged at any level; a hidden card list, a hand, a
+deck, a seed, a state or a seat's view only at debug. This module never prints on its own.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import logging
+import logging.handlers
+import os
+import re
+import sys
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TextIO
 
 import structlog
+from structlog.typing import EventDict, Processor, WrappedLogger
+
+REDACTED = "[redacted]"
+# Keys whose values are credentials: redacted at every level.
+SECRET_KEYS = frozenset({"token", "tokens", "secret", "password", "credential", "cookie",
+                         "authorization"})
+# Keys whose values may show hidden information: kept at debug only.
+HIDDEN_KEYS = frozenset({"seed", "rng", "hand", "hands", "deck", "stock", "talon", "kitty",
+                         "hidden", "state", "view", "legal", "action", "actions", "cards"})
+_CARD = r"(?:10|[AKQJT2-9])[SHDC]"
+_CARD_RE = re.compile(rf"^{_CARD}$")
+_CARD_RUN = re.compile(rf"\b{_CARD}(?:[\s,;/]+{_CARD})+\b")  # "AS KH 7D" in free text
+_TOKEN_TEXT = re.compile(r"(?i)\b(token|secret|password)(\s*[=:]\s*|\s+)(?!\[redacted\])\S+")
+_SEED_TEXT = re.compile(r"(?i)\b(seed)(\s*[=:]\s*|\s+)(?!\[redacted\])[0-9A-Za-z_-]+")
+
+PRIORITY = {"debug": 7, "info": 6, "warning": 4, "error": 3, "critical": 2}
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+          "error": logging.ERROR, "critical": logging.CRITICAL}
+# Libraries that chatter at info/debug about their own machinery.
+QUIET_LIBRARIES = ("zeroconf", "hypercorn.access", "asyncio", "trio-websocket", "httpx",
+                   "httpcore")
+FIRST_KEYS = ("timestamp", "level", "event", "logger")
+
+Mode = Literal["auto", "console", "json", "journal"]
 
 
 def get_logger(name: str = "tablebox", **context: Any) -> Any:
     return structlog.get_logger(name).bind(**context) if context else structlog.get_logger(name)
+
+
+# -- redaction ------------------------------------------------------------------------------------
+def _is_card_list(value: Any) -> bool:
+    return (isinstance(value, list | tuple | set | frozenset) and len(value) >= 1
+            and all(isinstance(c, str) and _CARD_RE.match(c) for c in value))
+
+
+def _scrub_text(text: str, hide: bool) -> str:
+    text = _TOKEN_TEXT.sub(lambda m: m.group(1) + m.group(2) + REDACTED, text)
+    if hide:
+        text = _SEED_TEXT.sub(lambda m: m.group(1) + m.group(2) + REDACTED, text)
+        text = _CARD_RUN.sub(REDACTED, text)
+    return text
+
+
+def _scrub(value: Any, hide: bool, depth: int = 0) -> Any:
+    if isinstance(value, str):
+        return _scrub_text(value, hide)
+    if depth > 8:
+        return value
+    if isinstance(value, Mapping):
+        return {k: _scrub_item(k, v, hide, depth + 1) for k, v in value.items()}
+    if hide and _is_card_list(value):
+        return REDACTED
+    if isinstance(value, list | tuple):
+        return [_scrub(v, hide, depth + 1) for v in value]
+    return value
+
+
+def _scrub_item(key: Any, value: Any, hide: bool, depth: int) -> Any:
+    name = str(key).lower()
+    if name in SECRET_KEYS or name.endswith("_token"):
+        return REDACTED
+    if hide and (name in HIDDEN_KEYS or name.endswith("_seed")):
+        return REDACTED
+    return _scrub(value, hide, depth)
+
+
+def redact(logger: WrappedLogger, method: str, event_dict: EventDict) -> EventDict:
+    """Remove tokens always, and hidden cards, seeds and states above debug."""
+    hide = event_dict.get("level", method) != "debug"
+    for key in list(event_dict):
+        if key == "level":
+            continue
+        event_dict[key] = _scrub_item(key, event_dict[key], hide, 0)
+    return event_dict
+
+
+# -- rendering -------------------------------------------------------------------------------------
+def _order(logger: WrappedLogger, method: str, event_dict: EventDict) -> EventDict:
+    """timestamp, level, event, logger first, so a tail reads left to right."""
+    ordered = {k: event_dict.pop(k) for k in FIRST_KEYS if k in event_dict}
+    ordered.update(event_dict)
+    return ordered
+
+
+def _dumps(obj: Any, **kw: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, default=_fallback, separators=(",", ":"))
+
+
+def _fallback(obj: Any) -> Any:
+    if isinstance(obj, Path):
+        return str(obj)
+    if isinstance(obj, set | frozenset):
+        return sorted(obj, key=str)
+    return repr(obj)
+
+
+_json = structlog.processors.JSONRenderer(serializer=_dumps)
+
+
+def _journal(logger: WrappedLogger, method: str, event_dict: EventDict) -> str:
+    level = str(event_dict.get("level", method))
+    line = _json(logger, method, event_dict)
+    text = line.decode("utf-8") if isinstance(line, bytes) else line
+    return f"<{PRIORITY.get(level, 6)}>{text}"
+
+
+def console_renderer(colors: bool) -> Processor:
+    return structlog.dev.ConsoleRenderer(colors=colors, sort_keys=False)
+
+
+_dict_tracebacks = structlog.processors.ExceptionRenderer(
+    structlog.tracebacks.ExceptionDictTransformer(show_locals=False, use_rich=False))
+
+# Applied to every record, ours and stdlib ones, before the formatter's own chain.
+_SHARED: list[Processor] = [
+    structlog.contextvars.merge_contextvars,
+    structlog.stdlib.add_logger_name,
+    structlog.stdlib.add_log_level,
+    structlog.stdlib.PositionalArgumentsFormatter(),
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+    structlog.processors.StackInfoRenderer(),
+]
+
+
+def _formatter(kind: Literal["console", "console-color", "json", "journal"]
+               ) -> structlog.stdlib.ProcessorFormatter:
+    final: list[Processor]
+    if kind.startswith("console"):
+        final = [structlog.processors.format_exc_info, redact,
+                 console_renderer(colors=kind == "console-color")]
+    else:
+        final = [_dict_tracebacks, redact, _order, _journal if kind == "journal" else _json]
+    return structlog.stdlib.ProcessorFormatter(
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
+        foreign_pre_chain=_SHARED)
+
+
+def stdout_is_journal(stream: TextIO | None = None,
+                      environ: Mapping[str, str] | None = None) -> bool:
+    """True when ``stream`` is the journal: ``$JOURNAL_STREAM`` names its device and inode."""
+    env = os.environ if environ is None else environ
+    value = env.get("JOURNAL_STREAM", "")
+    dev, _, ino = value.partition(":")
+    try:
+        st = os.fstat((stream or sys.stdout).fileno())
+        return bool(value) and (st.st_dev, st.st_ino) == (int(dev), int(ino))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _pick_mode(stream: TextIO) -> Literal["console-color", "json", "journal"]:
+    if stdout_is_journal(stream):
+        return "journal"
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return "console-color" if tty else "json"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What ``configure`` did, for the daemon's first log line and for tests."""
+
+    mode: str
+    level: str
+    file: Path | None
+    file_error: str = ""
+
+
+_handlers: list[logging.Handler] = []
+
+
+def configure(level: str = "info", *, mode: Mode = "auto", file: Path | None = None,
+              file_bytes: int = 5 * 1024 * 1024, file_backups: int = 3,
+              stream: TextIO | None = None) -> Setup:
+    """Route every log record to stdout (rendered for where it goes) and optionally a file.
+
+    Safe to call again (tests, a reload): only the handlers this module added are replaced.
+    A log file that cannot be opened is reported in ``Setup.file_error``, never raised: the
+    daemon still runs and logs to stdout.
+    """
+    out = stream or sys.stdout
+    kind: Literal["console", "console-color", "json", "journal"]
+    kind = _pick_mode(out) if mode == "auto" else mode
+    reset()
+    root = logging.getLogger()
+    console = logging.StreamHandler(out)
+    console.setFormatter(_formatter(kind))
+    _handlers.append(console)
+
+    file_error = ""
+    if file is not None:
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            rotating = logging.handlers.RotatingFileHandler(
+                file, maxBytes=file_bytes, backupCount=file_backups, encoding="utf-8")
+            rotating.setFormatter(_formatter("json"))
+            _handlers.append(rotating)
+        except OSError as e:
+            file_error = f"{file}: {e.strerror or e}"
+            file = None
+
+    for h in _handlers:
+        root.addHandler(h)
+    root.setLevel(LEVELS[level])
+    for name in QUIET_LIBRARIES:
+        logging.getLogger(name).setLevel(max(LEVELS[level], logging.WARNING))
+
+    structlog.configure(
+        processors=[structlog.stdlib.filter_by_level, *_SHARED,
+                    structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+    return Setup(mode=kind.removesuffix("-color"), level=level, file=file, file_error=file_error)
+
+
+def reset() -> None:
+    """Undo ``configure``: remove our handlers and restore structlog's defaults (tests)."""
+    root = logging.getLogger()
+    for h in _handlers:
+        root.removeHandler(h)
+        h.close()
+    _handlers.clear()
+    structlog.reset_defaults()
+
+
+def configure_from(config: Any, *, mode: Mode = "auto", stream: TextIO | None = None) -> Setup:
+    """``configure`` with a ``hostd.config.Config``'s log settings."""
+    return configure(config.log_level, mode=mode, stream=stream,
+                     file=config.log_path if config.log_file else None,
+                     file_bytes=config.log_file_bytes, file_backups=config.log_file_backups)
+
+
+def render_console(event: MutableMapping[str, Any], colors: bool) -> str:
+    """One parsed JSON log event as the console renderer shows it (``tablebox logs``)."""
+    event = dict(event)
+    level = str(event.get("level", "info"))
+    return str(console_renderer(colors)(None, level, event))
