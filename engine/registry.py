@@ -14,6 +14,7 @@ from engine.errors import OptionError
 from engine.game import Game
 
 GAME_MODULES: dict[str, str] = {
+    "sequence": "engine.sequence",
     "euchre": "engine.euchre",
     "president": "engine.president",
 }
