@@ -173,5 +173,144 @@ def replay(file: Path, as_json: bool) -> None:
         sys.exit(1)
 
 
+# -- operations: configuration ------------------------------------------------------------------
+def config_flags(f: Any) -> Any:
+    """``--config FILE`` and one flag per configuration key (``hostd.config.KEYS``).
+
+    The command receives ``config_path`` and ``flags`` (key -> value, None when not given),
+    ready for ``hostd.config.load``; ``serve`` and ``config show`` share them, so a flag means
+    the same everywhere and ``config show`` can say which value a flag would override.
+    """
+    import functools
+
+    from hostd import config
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        flags = {name: kwargs.pop(name) for name in config.KEYS}
+        if not flags["mdns_interfaces"]:
+            flags["mdns_interfaces"] = None  # an empty `multiple` means "not given"
+        return f(*args, flags=flags, **kwargs)
+
+    for name, key in reversed(config.KEYS.items()):
+        flag = config.flag_name(name)
+        help_text = f"{key.help} Overrides the file's {name}."
+        if key.type == "boolean":
+            option = click.option(f"{flag}/--no-{flag[2:]}", name, default=None, help=help_text)
+        elif key.type == "array of strings":
+            option = click.option(flag, name, multiple=True, metavar="NAME", help=help_text)
+        else:
+            kind: Any = {"integer": int, "number": float}.get(key.type, str)
+            if name in ("data_dir", "control"):
+                kind = click.Path(path_type=Path)
+            option = click.option(flag, name, type=kind, default=None, help=help_text)
+        wrapper = option(wrapper)
+    return click.option("--config", "config_path", default=None,
+                        type=click.Path(dir_okay=False, path_type=Path),
+                        help="The TOML file to read (default: /etc/tablebox/config.toml "
+                             "under systemd, none otherwise).")(wrapper)
+
+
+def load_config(config_path: Path | None, flags: dict[str, Any]) -> Any:
+    """The effective ``hostd.config.Loaded``, or the one-line error and exit status 1."""
+    from hostd import config
+
+    try:
+        return config.load(config_path, flags)
+    except config.ConfigError as e:
+        raise _fail(str(e)) from None
+
+
+@main.group(name="config")
+def config_group() -> None:
+    """The configuration: what is in effect and where each value came from."""
+
+
+@config_group.command(name="show")
+@config_flags
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def config_show(config_path: Path | None, flags: dict[str, Any], as_json: bool) -> None:
+    """Print the effective configuration and the source of every value."""
+    loaded = load_config(config_path, flags)
+    rows = loaded.describe()
+    if as_json:
+        click.echo(json.dumps({"file": str(loaded.file) if loaded.file else None,
+                               "note": loaded.file_note, "keys": rows},
+                              ensure_ascii=False, indent=2))
+        return
+    click.echo(f"# file: {loaded.file}" if loaded.file else
+               f"# file: none ({loaded.file_note or 'give one with --config FILE'})")
+    width = max(len(r["key"]) for r in rows)
+    for r in rows:
+        value = json.dumps(r["value"], ensure_ascii=False)
+        origin = f"{r['source']} {r['from']}".strip()
+        click.echo(f"{r['key']:<{width}} = {value:<28} # {origin}")
+
+
+# -- operations: the systemd service ---------------------------------------------------------------
+@main.group(name="service")
+def service_group() -> None:
+    """Install or remove the systemd service (as root)."""
+
+
+def _run_plan(plan: Any, dry_run: bool) -> None:
+    from hostd import service
+
+    try:
+        steps = plan()
+        if dry_run:
+            for step in steps:
+                click.echo(f"would {step.text}")
+            return
+        service.run(steps, lambda text: click.echo(f"- {text}"))
+    except service.ServiceError as e:
+        raise _fail(str(e)) from None
+
+
+_root_option = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Write under this directory instead of / and skip systemctl (for trying it out).")
+_dry_run_option = click.option("--dry-run", is_flag=True, help="Print the steps; change nothing.")
+
+
+@service_group.command(name="install")
+@_root_option
+@_dry_run_option
+@click.option("--operator", "operators", multiple=True, metavar="USER",
+              help="Add USER to the tablebox group (control socket access). Repeatable.")
+@click.option("--no-start", is_flag=True, help="Enable the unit but do not (re)start it.")
+@click.option("--exec-start", default=None, metavar="COMMAND",
+              help="ExecStart= (default: this Python's `tablebox serve`).")
+def service_install(root: Path | None, dry_run: bool, operators: tuple[str, ...],
+                    no_start: bool, exec_start: str | None) -> None:
+    """Create the tablebox user and group, write the unit and a default config, start it."""
+    from hostd import service
+
+    _run_plan(lambda: service.plan_install(root, exec_start, operators, start=not no_start),
+              dry_run)
+
+
+@service_group.command(name="uninstall")
+@_root_option
+@_dry_run_option
+@click.option("--purge", is_flag=True,
+              help="Also remove the config, the state (every game) and the user and group.")
+def service_uninstall(root: Path | None, dry_run: bool, purge: bool) -> None:
+    """Stop and disable the service and remove its unit (config and games stay)."""
+    from hostd import service
+
+    _run_plan(lambda: service.plan_uninstall(root, purge), dry_run)
+
+
+@service_group.command(name="unit")
+@click.option("--low-port", is_flag=True, help="The variant for a port below 1024.")
+@click.option("--exec-start", default=None, metavar="COMMAND")
+def service_unit(low_port: bool, exec_start: str | None) -> None:
+    """Print the unit file (systemd/tablebox.service is this with the default ExecStart)."""
+    from hostd import service
+
+    click.echo(service.render_unit(exec_start or service.DEFAULT_EXEC, low_port), nl=False)
+
+
 if __name__ == "__main__":
     main()

@@ -237,8 +237,8 @@ _KEYS = [
     Key("mdns", "boolean", "true or false",
         "Announce the box and its tables on the local network with mDNS.",
         _boolean),
-    Key("mdns_interfaces", "array of strings", "a list of distinct interface names such as "
-        '["wlan0"] ([] means every interface)',
+    Key("mdns_interfaces", "array of strings", "a list of distinct interface names or IPv4 "
+        'addresses such as ["wlan0"] ([] means every interface but VPNs and bridges)',
         "Limit mDNS to these network interfaces.", _interfaces),
     Key("bluetooth", "boolean", "true or false",
         "Offer tables over Bluetooth RFCOMM (needs BlueZ).", _boolean),
