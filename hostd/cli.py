@@ -312,5 +312,51 @@ def service_unit(low_port: bool, exec_start: str | None) -> None:
     click.echo(service.render_unit(exec_start or service.DEFAULT_EXEC, low_port), nl=False)
 
 
+# -- operations: logs ----------------------------------------------------------------------------
+@main.command(name="logs")
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new events as they come.")
+@click.option("--table", default=None, metavar="ID", help="Only events about this table.")
+@click.option("--level", type=click.Choice(["debug", "info", "warning", "error"]), default=None,
+              help="Only events this severe or worse.")
+@click.option("--since", default=None, metavar="TIME",
+              help='Only events from TIME on: "10m", "2h", "today", "2025-05-01 18:30".')
+@click.option("--json", "as_json", is_flag=True, help="The raw JSON events, one per line.")
+@click.option("--file", "log_file", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="Read this log file instead of the journal or data_dir/tablebox.log.")
+@click.option("--config", "config_path", default=None,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The config whose data_dir holds the log file.")
+def logs_command(follow: bool, table: str | None, level: str | None, since: str | None,
+                 as_json: bool, log_file: Path | None, config_path: Path | None) -> None:
+    """Show the daemon's structured log: from the journal when it runs as the systemd
+    service, else from the rotated log file. Pretty by default."""
+    from hostd import logs, logtail
+
+    try:
+        start = logtail.parse_since(since) if since else None
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    wanted = logtail.Filter(table=table, level=level, since=start)
+    if log_file is None and logtail.service_in_journal():
+        events = logtail.read_journal(follow, start)
+    else:
+        path = log_file or load_config(config_path, {}).config.log_path
+        if not path.exists() and not follow:
+            raise _fail(f"no log at {path} (is the daemon running with log_file = true?)")
+        events = logtail.read_file(path, follow)
+    colors = sys.stdout.isatty()
+    try:
+        for event in events:
+            if wanted.matches(event):
+                click.echo(json.dumps(event, ensure_ascii=False) if as_json
+                           else logs.render_console(event, colors))
+                if follow:
+                    sys.stdout.flush()
+    except KeyboardInterrupt:
+        pass
+    except BrokenPipeError:  # `tablebox logs | head`
+        sys.stderr.close()
+
+
 if __name__ == "__main__":
     main()
