@@ -29,7 +29,10 @@ SEAT_TAKEN = "seat_taken"
 NO_SUCH_SEAT = "no_such_seat"
 BAD_TOKEN = "bad_token"
 NOT_SEATED = "not_seated"
+ALREADY_SEATED = "already_seated"  # this connection already holds a seat at that table
+BAD_NAME = "bad_name"  # a player name that is empty, too long or has control characters
 DRAINING = "draining"
+NO_SUCH_GAME = "no_such_game"  # management: a game number a table never had
 
 # intents
 STALE_VERSION = "stale_version"

@@ -64,9 +64,16 @@ class Spectate(_Request, tag="spectate", frozen=True):
 
 
 class Intent(_Request, tag="intent", frozen=True):
+    """One action for the connection's seat at ``table``, based on state ``version``.
+
+    ``seat`` is optional; when given it must be the seat this connection holds there
+    (``wrong_seat`` otherwise), so a client confused about its seat is told, not obeyed.
+    """
+
     table: str
     version: int
     action: dict[str, Any]
+    seat: int | None = None
 
 
 class Leave(_Request, tag="leave", frozen=True):

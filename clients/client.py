@@ -1,0 +1,399 @@
+"""A small Python client library for the tablebox protocol, on trio.
+
+Used by the tests, the benchmarks, the terminal client and the kiosk. It speaks NDJSON over
+TCP (``connect``) or JSON text frames over WebSocket (``connect_ws``, when trio-websocket is
+installed), matches each answer to its request by ``id``/``re``, keeps the latest ``state``
+of every table it is at, and pings a link that has been idle (the protocol's heartbeat).
+
+A client never decides what is legal: it chooses from the ``legal`` list the host sent.
+It must never print or log a seat token; ``Joined.token`` is kept for ``resume`` only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from typing import Any, Protocol
+
+import msgspec
+import trio
+
+from hostd.protocol.framing import FrameError, NDJSONSplitter
+from hostd.protocol.messages import (
+    DEAD_AFTER,
+    PING_AFTER,
+    ClientBye,
+    Hello,
+    HostBye,
+    HostMessage,
+    Intent,
+    Join,
+    Joined,
+    Leave,
+    ListTables,
+    Notice,
+    Ping,
+    Pong,
+    Rejected,
+    Rematch,
+    Resume,
+    Spectate,
+    State,
+    Tables,
+    TableSummary,
+    Welcome,
+    encode,
+    host_decoder,
+)
+
+
+class ClientError(Exception):
+    """Base of this library's errors."""
+
+
+class Refused(ClientError):
+    """The host answered ``rejected``: ``code`` is stable, ``reply`` the whole message."""
+
+    def __init__(self, reply: Rejected) -> None:
+        super().__init__(f"{reply.code}: {reply.message.key}")
+        self.code = reply.code
+        self.reply = reply
+
+
+class Disconnected(ClientError):
+    """The link is gone (``bye`` holds the host's goodbye, if it said one)."""
+
+    def __init__(self, message: str, bye: HostBye | None = None) -> None:
+        super().__init__(message)
+        self.bye = bye
+
+
+class Transport(Protocol):
+    async def send(self, frame: bytes) -> None: ...
+
+    async def receive(self) -> bytes: ...
+
+    async def aclose(self) -> None: ...
+
+
+class TcpTransport:
+    """NDJSON over a trio stream. ``raw`` keeps every byte received when ``record``."""
+
+    def __init__(self, stream: trio.abc.Stream, *, record: bool = False) -> None:
+        self.stream = stream
+        self._split = NDJSONSplitter()
+        self._frames: list[bytes] = []
+        self.raw: bytearray | None = bytearray() if record else None
+
+    async def send(self, frame: bytes) -> None:
+        try:
+            await self.stream.send_all(frame + b"\n")
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+            raise Disconnected(str(e) or "closed") from None
+
+    async def receive(self) -> bytes:
+        while not self._frames:
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+                raise Disconnected(str(e) or "closed") from None
+            if not data:
+                raise Disconnected("the host closed the connection")
+            if self.raw is not None:
+                self.raw += data
+            for f in self._split.feed(bytes(data)):
+                if isinstance(f, FrameError):
+                    raise Disconnected(f"the host sent a bad frame ({f.code})")
+                self._frames.append(f)
+        return self._frames.pop(0)
+
+    async def aclose(self) -> None:
+        with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await self.stream.aclose()
+
+
+class WsTransport:
+    """One JSON object per WebSocket text frame (trio-websocket)."""
+
+    def __init__(self, ws: Any, *, record: bool = False) -> None:
+        self.ws = ws
+        self.raw: bytearray | None = bytearray() if record else None
+
+    async def send(self, frame: bytes) -> None:
+        from trio_websocket import ConnectionClosed
+
+        try:
+            await self.ws.send_message(frame.decode("utf-8"))
+        except ConnectionClosed as e:
+            raise Disconnected(f"websocket closed ({e.reason})") from None
+
+    async def receive(self) -> bytes:
+        from trio_websocket import ConnectionClosed
+
+        try:
+            msg = await self.ws.get_message()
+        except ConnectionClosed as e:
+            raise Disconnected(f"websocket closed ({e.reason})") from None
+        data = msg.encode("utf-8") if isinstance(msg, str) else bytes(msg)
+        if self.raw is not None:
+            self.raw += data + b"\n"
+        return data
+
+    async def aclose(self) -> None:
+        await self.ws.aclose()
+
+
+class Client:
+    """One connection to a box. Create it with ``connect`` or ``connect_ws``."""
+
+    def __init__(self, transport: Transport, *, record: bool = False) -> None:
+        self.transport = transport
+        self.welcome: Welcome | None = None
+        self.states: dict[str, State] = {}
+        self.joined: dict[str, Joined] = {}  # table -> the Joined that seated us (has the token)
+        self.notices: list[Notice] = []
+        self.messages: list[HostMessage] | None = [] if record else None
+        self.bye: HostBye | None = None
+        self.closed: Disconnected | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, tuple[trio.Event, list[HostMessage]]] = {}
+        self._changed = trio.Event()
+        self._last_rx = trio.current_time()
+        self._last_tx = trio.current_time()
+
+    # -- plumbing ----------------------------------------------------------------------------
+    @property
+    def raw(self) -> bytearray | None:
+        raw: bytearray | None = getattr(self.transport, "raw", None)
+        return raw
+
+    async def send(self, msg: msgspec.Struct) -> None:
+        if self.closed is not None:
+            raise self.closed
+        self._last_tx = trio.current_time()
+        await self.transport.send(encode(msg))
+
+    async def send_raw(self, frame: bytes) -> None:
+        """Send a frame as is (tests use this to send garbage)."""
+        if self.closed is not None:
+            raise self.closed
+        self._last_tx = trio.current_time()
+        await self.transport.send(frame)
+
+    async def request(self, msg: msgspec.Struct, *, timeout: float = 10.0) -> HostMessage:
+        """Send ``msg`` with a fresh id; the host's direct answer (``re`` == id)."""
+        rid = next(self._ids)
+        msg = msgspec.structs.replace(msg, id=rid)  # type: ignore[type-var]
+        event: trio.Event = trio.Event()
+        box: list[HostMessage] = []
+        self._waiting[rid] = (event, box)
+        try:
+            await self.send(msg)
+            with trio.fail_after(timeout):
+                await event.wait()
+        except trio.TooSlowError:
+            raise ClientError(f"no answer to {type(msg).__name__} in {timeout} s") from None
+        finally:
+            self._waiting.pop(rid, None)
+        if not box:
+            raise self.closed or Disconnected("closed")
+        return box[0]
+
+    async def _reader(self) -> None:
+        try:
+            while True:
+                frame = await self.transport.receive()
+                self._last_rx = trio.current_time()
+                msg = host_decoder.decode(frame)
+                self._dispatch(msg)
+        except Disconnected as e:
+            self.closed = Disconnected(str(e), self.bye)
+        except msgspec.DecodeError as e:
+            self.closed = Disconnected(f"the host sent an invalid message: {e}", self.bye)
+        finally:
+            if self.closed is None:
+                self.closed = Disconnected("closed", self.bye)
+            for event, _box in self._waiting.values():
+                event.set()
+            self._changed.set()
+
+    def _dispatch(self, msg: HostMessage) -> None:
+        if self.messages is not None:
+            self.messages.append(msg)
+        if isinstance(msg, State):
+            self.states[msg.table] = msg
+        elif isinstance(msg, Notice):
+            self.notices.append(msg)
+            if msg.text.key in ("notice.taken_over", "notice.kicked", "notice.table_closed") \
+                    and msg.table is not None:
+                self.joined.pop(msg.table, None)
+        elif isinstance(msg, Joined) and msg.token:
+            self.joined[msg.table] = msg
+        elif isinstance(msg, HostBye):
+            self.bye = msg
+        re = msg.re
+        if re is not None and re in self._waiting:
+            event, box = self._waiting[re]
+            box.append(msg)
+            event.set()
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def _heartbeat(self, ping_after: float, dead_after: float) -> None:
+        while self.closed is None:
+            now = trio.current_time()
+            if now - self._last_rx > dead_after:
+                self.closed = Disconnected("the host went silent")
+                await self.transport.aclose()
+                return
+            if now - max(self._last_rx, self._last_tx) >= ping_after:
+                try:
+                    await self.send(Ping())
+                except ClientError:
+                    return
+            await trio.sleep(min(1.0, ping_after / 2))
+
+    async def changed(self) -> None:
+        """Wait for the next message from the host (or the link closing)."""
+        if self.closed is not None:
+            raise self.closed
+        await self._changed.wait()
+
+    async def wait_state(self, table: str, until: Callable[[State], bool] | None = None, *,
+                         timeout: float = 10.0) -> State:
+        """The table's latest state once ``until`` holds for it (default: any state)."""
+        with trio.fail_after(timeout):
+            while True:
+                s = self.states.get(table)
+                if s is not None and (until is None or until(s)):
+                    return s
+                await self.changed()
+
+    # -- the protocol ------------------------------------------------------------------------
+    @staticmethod
+    def _expect(reply: HostMessage, kind: type[Any]) -> Any:
+        if isinstance(reply, Rejected):
+            raise Refused(reply)
+        if not isinstance(reply, kind):
+            raise ClientError(f"expected {kind.__name__}, got {type(reply).__name__}")
+        return reply
+
+    async def hello(self, client: str = "tablebox-python", lang: str = "en") -> Welcome:
+        welcome: Welcome = self._expect(await self.request(Hello(client=client, lang=lang)),
+                                        Welcome)
+        self.welcome = welcome
+        return welcome
+
+    async def list_tables(self) -> list[TableSummary]:
+        tables: Tables = self._expect(await self.request(ListTables()), Tables)
+        return list(tables.tables)
+
+    async def join(self, code: str, name: str, seat: int | None = None) -> Joined:
+        joined: Joined = self._expect(await self.request(Join(code=code, name=name, seat=seat)),
+                                      Joined)
+        return joined
+
+    async def resume(self, token: str) -> Joined:
+        joined: Joined = self._expect(await self.request(Resume(token=token)), Joined)
+        old = self.joined.get(joined.table)
+        if old is None or old.seat != joined.seat:
+            self.joined[joined.table] = Joined(table=joined.table, seat=joined.seat, token=token)
+        return joined
+
+    async def spectate(self, table: str) -> State:
+        state: State = self._expect(await self.request(Spectate(table=table)), State)
+        return state
+
+    async def intent(self, table: str, version: int, action: dict[str, Any],
+                     seat: int | None = None) -> State:
+        """Send an action; the new state, or Refused with the host's code."""
+        state: State = self._expect(await self.request(
+            Intent(table=table, version=version, action=action, seat=seat)), State)
+        return state
+
+    async def leave(self, table: str) -> Notice:
+        notice: Notice = self._expect(await self.request(Leave(table=table)), Notice)
+        self.joined.pop(table, None)
+        self.states.pop(table, None)
+        return notice
+
+    async def rematch(self, table: str) -> State | Notice:
+        reply = await self.request(Rematch(table=table))
+        if isinstance(reply, Rejected):
+            raise Refused(reply)
+        assert isinstance(reply, State | Notice)
+        return reply
+
+    async def ping(self) -> Pong:
+        pong: Pong = self._expect(await self.request(Ping()), Pong)
+        return pong
+
+    async def aclose(self) -> None:
+        if self.closed is None:
+            with suppress(ClientError):
+                await self.send(ClientBye())
+        await self.transport.aclose()
+
+
+@asynccontextmanager
+async def _running(transport: Transport, *, hello: bool, record: bool,
+                   client: str) -> AsyncIterator[Client]:
+    c = Client(transport, record=record)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(c._reader)
+        try:
+            if hello:
+                w = await c.hello(client)
+                nursery.start_soon(c._heartbeat, w.ping_after, w.dead_after)
+            else:
+                nursery.start_soon(c._heartbeat, PING_AFTER, DEAD_AFTER)
+            yield c
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(2):
+                await c.aclose()
+            nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def connect(host: str = "127.0.0.1", port: int = 7420, *, hello: bool = True,
+                  record: bool = False, client: str = "tablebox-python") -> AsyncIterator[Client]:
+    """A client over NDJSON/TCP; says hello first unless ``hello=False``."""
+    try:
+        stream = await trio.open_tcp_stream(host, port)
+    except OSError as e:
+        raise Disconnected(f"cannot connect to {host}:{port}: {e.strerror or e}") from None
+    async with _running(TcpTransport(stream, record=record), hello=hello, record=record,
+                        client=client) as c:
+        yield c
+
+
+@asynccontextmanager
+async def connect_stream(stream: trio.abc.Stream, *, hello: bool = True, record: bool = False,
+                         client: str = "tablebox-python") -> AsyncIterator[Client]:
+    """A client over any trio byte stream with NDJSON framing (Bluetooth RFCOMM, a pipe)."""
+    async with _running(TcpTransport(stream, record=record), hello=hello, record=record,
+                        client=client) as c:
+        yield c
+
+
+@asynccontextmanager
+async def connect_ws(url: str, *, hello: bool = True, record: bool = False,
+                     client: str = "tablebox-python") -> AsyncIterator[Client]:
+    """A client over WebSocket (``ws://host:port/ws``); needs trio-websocket."""
+    from trio_websocket import open_websocket_url
+
+    async with open_websocket_url(url, max_message_size=2**20) as ws, _running(
+            WsTransport(ws, record=record), hello=hello, record=record, client=client) as c:
+        yield c
+
+
+__all__ = [
+    "Client",
+    "ClientError",
+    "Disconnected",
+    "Refused",
+    "connect",
+    "connect_stream",
+    "connect_ws",
+]

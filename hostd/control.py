@@ -1,0 +1,297 @@
+"""The management door: a Unix socket (mode 0660) speaking one JSON object per line.
+
+Owns both ends. The daemon side (``serve_control``) answers requests such as
+``{"op": "tables.new", "game": "euchre"}`` with ``{"ok": true, "result": ...}`` or
+``{"ok": false, "code": "...", "error": "one line"}``; every change goes through the table's
+runner like any other. The client side (``request``) is plain blocking sockets for the CLI.
+
+File permissions are the only access control, so there is no remote admin port, and
+nothing secret is ever answered: no seat token (only hashes exist), and no seed or future
+cards (exports of unfinished games leave them out).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import stat
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import trio
+
+from engine.codec import to_data
+from engine.errors import EngineError, OptionError
+from hostd.logs import get_logger
+from hostd.protocol.framing import NDJSONSplitter
+from hostd.store import StorageError
+from hostd.tables.core import Reject, TableCore, TableMeta
+from hostd.tables.hub import Hub
+from hostd.tables.runner import TableRunner
+
+log = get_logger(__name__)
+
+MAX_REQUEST = 64 * 1024
+
+
+class ControlError(Exception):
+    """The daemon refused a request: ``code`` is stable, ``str(e)`` is one line for a person."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class DaemonUnavailable(ControlError):
+    """Nothing answers on the control socket."""
+
+
+# -- the daemon side ---------------------------------------------------------------------------
+def _builtins(obj: Any) -> Any:
+    return msgspec.to_builtins(obj)
+
+
+class Control:
+    """The operations, each a coroutine taking the request's fields."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.ops: dict[str, Callable[..., Awaitable[Any]]] = {
+            "status": self.status,
+            "tables.list": self.tables_list,
+            "tables.new": self.tables_new,
+            "tables.show": self.tables_show,
+            "tables.close": self.tables_close,
+            "seats.list": self.seats_list,
+            "seats.kick": self.seats_kick,
+            "seats.ai": self.seats_ai,
+            "export": self.export,
+            "drain": self.drain,
+        }
+
+    async def handle(self, request: Any) -> dict[str, Any]:
+        if not isinstance(request, dict) or not isinstance(request.get("op"), str):
+            return _error("bad_request", 'a request is a JSON object with an "op"')
+        args = {k: v for k, v in request.items() if k != "op"}
+        op = self.ops.get(request["op"])
+        if op is None:
+            return _error("unknown_op", f"unknown op {request['op']!r}; ops: "
+                          + ", ".join(self.ops))
+        try:
+            return {"ok": True, "result": await op(**args)}
+        except TypeError as e:
+            return _error("bad_request", f"{request['op']}: {e}")
+        except Reject as r:
+            return _error(r.code, _describe(r))
+        except OptionError as e:
+            return _error("bad_option", str(e))
+        except StorageError as e:
+            return _error("storage_failed", f"the database refused it: {e}")
+        except EngineError as e:
+            return _error("bad_request", str(e))
+
+    async def status(self) -> dict[str, Any]:
+        return self.hub.status()
+
+    async def tables_list(self) -> list[Any]:
+        return [_builtins(t) for t in self.hub.list_tables()]
+
+    async def tables_new(self, game: str, players: int | None = None,
+                         options: dict[str, Any] | None = None, ai: str = "normal",
+                         name: str = "", turn_timer: float | None = None,
+                         seed: int | None = None) -> Any:
+        levels = [x for x in str(ai).split(",") if x.strip()]
+        runner = await self.hub.create_table(game, players=players, options=options,
+                                             levels=levels, name=name, turn_timer=turn_timer,
+                                             seed=seed)
+        return _builtins(runner.core.summary())
+
+    async def tables_show(self, table: str) -> Any:
+        runner = self.hub.find(str(table))
+        core = runner.core
+        out = _builtins(core.summary())
+        out.update({
+            "version": core.version,
+            "to_act": list(core.to_act()),
+            "turn_timer": core.meta.turn_timer,
+            "options": core.match.options,
+            "game_number": core.game_no,
+            "steps": len(core.match.steps),
+            "watchers": len(core.watchers),
+            "view": to_data(core.match.view(None)),
+            "outcome": to_data(o) if (o := core.match.outcome()) is not None else None,
+        })
+        return out
+
+    async def tables_close(self, table: str) -> Any:
+        runner = self.hub.find(str(table))
+        await runner.call(lambda: runner.admin(runner.core.close()))
+        runner.stop()
+        log.info("table_closed", table=runner.id)
+        return _builtins(runner.core.summary(seats=False))
+
+    async def seats_list(self, table: str) -> list[Any]:
+        return [_builtins(s) for s in self.hub.find(str(table)).core.seat_summaries()]
+
+    async def seats_kick(self, table: str, seat: int) -> list[Any]:
+        runner = self.hub.find(str(table))
+        await runner.call(lambda: runner.admin(runner.core.kick(int(seat))))
+        return [_builtins(s) for s in runner.core.seat_summaries()]
+
+    async def seats_ai(self, table: str, seat: int, level: str) -> list[Any]:
+        from engine import ai as engine_ai
+
+        runner = self.hub.find(str(table))
+        engine_ai.player(runner.core.meta.game, str(level))
+        await runner.call(lambda: runner.admin(runner.core.set_level(int(seat), str(level))))
+        return [_builtins(s) for s in runner.core.seat_summaries()]
+
+    async def export(self, table: str, game: int | None = None) -> Any:
+        try:
+            runner: TableRunner | None = self.hub.find(str(table))
+        except Reject:
+            runner = None
+        if runner is not None:
+            return runner.core.record(game=game)
+        # A closed table is no longer in memory: rebuild it from the store.
+        if not str(table).isdigit():
+            raise Reject("unknown_table")
+        logs = await self.hub.store.load(table_id=int(table))
+        if not logs:
+            raise Reject("unknown_table")
+        row = logs[0].row
+        meta = TableMeta(str(row.id), row.code, row.name, row.game, row.players, row.options,
+                         row.seed, row.turn_timer)
+        return TableCore.restore(meta, logs[0].events).record(game=game)
+
+    async def drain(self, wait: bool = True, timeout: float | None = None) -> Any:
+        report = await self.hub.drain(wait=bool(wait), timeout=timeout)
+        return report.as_dict()
+
+
+def _describe(r: Reject) -> str:
+    text = r.code.replace("_", " ")
+    if r.args_:
+        text += " (" + ", ".join(f"{k} {v}" for k, v in r.args_.items()) + ")"
+    return text
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "code": code, "error": message}
+
+
+def _prepare(path: Path) -> None:
+    """Make the directory; refuse to start over a live daemon; remove a stale socket."""
+    path.parent.mkdir(mode=0o750, parents=True, exist_ok=True)
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise OSError(f"{path} exists and is not a socket")
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.settimeout(1.0)
+        probe.connect(str(path))
+    except OSError:
+        path.unlink(missing_ok=True)  # stale: its daemon is gone
+        return
+    finally:
+        probe.close()
+    raise OSError(f"another tablebox daemon is running (control socket {path})")
+
+
+async def serve_control(path: Path, hub: Hub, *,
+                        task_status: trio.TaskStatus[Path] = trio.TASK_STATUS_IGNORED) -> None:
+    """Listen on the control socket until cancelled, then remove it."""
+    await trio.to_thread.run_sync(_prepare, path)
+    sock = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o117)  # created 0660: never a moment when others could connect
+    try:
+        await sock.bind(str(path))
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o660)
+    sock.listen(16)
+    inode = path.stat().st_ino
+    control = Control(hub)
+    log.info("control_listening", path=str(path))
+
+    async def handler(stream: trio.SocketStream) -> None:
+        try:
+            await _serve_client(stream, control)
+        except Exception:
+            log.exception("control_handler_failed")
+        finally:
+            with contextlib.suppress(Exception):
+                await stream.aclose()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(trio.serve_listeners, handler, [trio.SocketListener(sock)])
+            task_status.started(path)
+    finally:
+        with contextlib.suppress(OSError):
+            if path.stat().st_ino == inode:
+                path.unlink()
+
+
+async def _serve_client(stream: trio.SocketStream, control: Control) -> None:
+    splitter = NDJSONSplitter(MAX_REQUEST)
+    while True:
+        data = await stream.receive_some(65536)
+        if not data:
+            return
+        for line in splitter.feed(data):
+            if isinstance(line, bytes):
+                try:
+                    request = json.loads(line)
+                except (UnicodeDecodeError, json.JSONDecodeError):
+                    response = _error("bad_request", "a request is one JSON object per line")
+                else:
+                    response = await control.handle(request)
+            else:
+                response = _error("bad_request", line.detail)
+            await stream.send_all(json.dumps(response, ensure_ascii=False).encode() + b"\n")
+
+
+# -- the client side (blocking, for the CLI) ------------------------------------------------------
+def request(path: Path, op: str, *, timeout: float | None = 30.0, **args: Any) -> Any:
+    """Ask the daemon at ``path``; the result, or ControlError / DaemonUnavailable."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.settimeout(5.0)
+        try:
+            s.connect(str(path))
+        except (FileNotFoundError, ConnectionRefusedError):
+            raise DaemonUnavailable(
+                "daemon_unavailable",
+                f"the tablebox daemon is not running (no control socket at {path})") from None
+        except PermissionError:
+            raise DaemonUnavailable(
+                "permission_denied",
+                f"permission denied on {path} (join the tablebox group)") from None
+        except OSError as e:
+            raise DaemonUnavailable("daemon_unavailable",
+                                    f"cannot reach the daemon at {path}: {e.strerror}") from None
+        s.settimeout(timeout)
+        s.sendall(json.dumps({"op": op, **args}).encode() + b"\n")
+        buf = bytearray()
+        while not buf.endswith(b"\n"):
+            try:
+                chunk = s.recv(65536)
+            except TimeoutError:
+                raise ControlError("timeout", f"the daemon did not answer {op!r} in time") from None
+            if not chunk:
+                raise ControlError("daemon_gone", "the daemon closed the connection")
+            buf += chunk
+    finally:
+        s.close()
+    response = json.loads(buf)
+    if not response.get("ok"):
+        raise ControlError(str(response.get("code")), str(response.get("error")))
+    return response.get("result")

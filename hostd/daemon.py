@@ -1,0 +1,240 @@
+"""``tablebox serve``: the daemon's lifecycle, from opening the store to a clean exit.
+
+Order on start: open the store, start the AI workers, restore every open table by replay,
+then start each listener with ``await nursery.start(...)`` (TCP, HTTP+WebSocket when that
+module is installed, the control socket, mDNS and Bluetooth when present and enabled), and
+only then report READY to systemd. WATCHDOG pings come from the event loop itself.
+
+Order on SIGTERM (or ``Daemon.stop``): stop accepting (TCP, control, HTTP), let each table
+finish the command in hand (its step commits), tell every client ``bye`` with the
+``bye.restarting`` key, let the goodbyes drain, close the store, exit. Clients resume after
+the restart as after any reconnect.
+
+Never decides anything about a table; that is the hub's and the runners' job.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import signal
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import trio
+
+from hostd import notify
+from hostd.config import Config
+from hostd.control import serve_control
+from hostd.logs import get_logger
+from hostd.session import handle_link
+from hostd.store import open_store
+from hostd.tables.ai import open_ai
+from hostd.tables.hub import Hub, HubSettings
+from hostd.transports.base import FrameLink
+from hostd.transports.tcp import serve_ndjson_stream, serve_tcp
+
+log = get_logger(__name__)
+
+STOP_SECONDS = 5.0  # bound on stopping tables and saying goodbye (the unit allows more)
+
+
+@dataclass
+class Started:
+    """What ``serve`` reports once it is READY (tests and the CLI read the ports here)."""
+
+    hub: Hub
+    tcp_port: int
+    http_port: int | None
+    control: str
+    services: list[str] = field(default_factory=list)
+    stop: Callable[[], None] = lambda: None
+    # How to stop accepting: cancel each listener; the HTTP server stops gracefully.
+    stop_accepting: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+
+def _optional(module: str) -> Any | None:
+    """A sibling module of another engineer's, if it is installed."""
+    if importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module)
+
+
+def local_addresses(bind: str) -> list[str]:
+    """IP literals clients can reach this box at (for join URLs): the bind address, or the
+    address of the default route's interface, without sending a packet."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return [bind]
+    found: list[str] = []
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            addr = s.getsockname()[0]
+            if addr and not addr.startswith(("127.", "::1", "fe80")):
+                found.append(addr)
+    return found or ["127.0.0.1"]
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+async def serve(config: Config, *, ai_processes: int | None = None,
+                settings: HubSettings | None = None, handle_signals: bool = True,
+                web: bool = True,
+                task_status: trio.TaskStatus[Started] = trio.TASK_STATUS_IGNORED) -> None:
+    """Run the daemon until SIGTERM/SIGINT (with ``handle_signals``) or ``Started.stop()``."""
+    t0 = time.perf_counter()
+    settings = settings or HubSettings(ai_speed=config.ai_speed,
+                                       grace_seconds=config.grace_seconds)
+    stop = trio.Event()
+    async with open_store(config.database) as store, open_ai(ai_processes) as ai:
+        hub = Hub(config, store, ai, settings)
+        async with trio.open_nursery() as tables:
+            await tables.start(hub.run)
+            async with trio.open_nursery() as conns:
+                async def on_link(link: FrameLink) -> None:
+                    await handle_link(hub, link)
+
+                started = await _start_services(config, hub, on_link, conns, stop, web=web)
+                log.info("daemon_ready", tables=len(hub.tables), tcp_port=started.tcp_port,
+                         http_port=started.http_port, seconds=round(time.perf_counter() - t0, 3))
+                notify.ready(_status_line(hub))
+                task_status.started(started)
+                async with trio.open_nursery() as background:
+                    background.start_soon(_watchdog, hub)
+                    if handle_signals:
+                        background.start_soon(_signals, stop)
+                    await stop.wait()
+                    background.cancel_scope.cancel()
+                notify.stopping("stopping: saying goodbye")
+                log.info("daemon_stopping")
+                for stop_one in started.stop_accepting:
+                    stop_one()
+                # Tables finish the command in hand, so the step in flight commits.
+                hub.close_tables()
+                with trio.move_on_after(STOP_SECONDS):
+                    for runner in list(hub.tables.values()):
+                        await runner.stopped.wait()
+                hub.bye_all("bye.restarting")
+                conns.cancel_scope.deadline = trio.current_time() + 2.0
+            tables.cancel_scope.deadline = trio.current_time() + 1.0
+    log.info("daemon_stopped")
+
+
+async def _start_services(config: Config, hub: Hub,
+                          on_link: Callable[[FrameLink], Awaitable[None]],
+                          conns: trio.Nursery, stop: trio.Event, *, web: bool) -> Started:
+    stoppers: list[Callable[[], None]] = []
+    services: list[str] = []
+
+    async def scoped(fn: Callable[..., Awaitable[None]], *,
+                     task_status: trio.TaskStatus[Any] = trio.TASK_STATUS_IGNORED) -> None:
+        scope = trio.CancelScope()
+        stoppers.append(scope.cancel)
+        with scope:
+            await fn(task_status=task_status)
+
+    tcp_port: int = await conns.start(scoped, partial(
+        serve_tcp, config.bind, config.tcp_port, on_link, handler_nursery=conns))
+    services.append("tcp")
+    hub.listening["tcp"] = {"bind": config.bind, "port": tcp_port}
+
+    control_path = await conns.start(scoped, partial(serve_control, config.control, hub))
+    services.append("control")
+    hub.listening["control"] = str(control_path)
+
+    http_port: int | None = None
+    web_mod = _optional("hostd.web.server") if web else None
+    if web_mod is not None:
+        shutdown = trio.Event()
+        http_port = await conns.start(partial(
+            web_mod.serve_http, config, on_link, shutdown=shutdown))
+        services.append("http")
+        hub.listening["http"] = {"bind": config.bind, "port": http_port}
+        stoppers.append(shutdown.set)  # graceful: stop accepting, keep the open sockets
+        hub.join_urls = [_url(a, http_port) for a in local_addresses(config.bind)]
+
+    if config.bluetooth:
+        bt = _optional("hostd.discovery.bluetooth")
+        if bt is not None:
+            async def on_stream(stream: trio.abc.Stream, peer: str) -> None:
+                await serve_ndjson_stream(stream, peer, "bluetooth", on_link)
+
+            await conns.start(scoped, partial(bt.run_bluetooth, config, on_stream))
+            services.append("bluetooth")
+
+    if config.mdns:
+        mdns = _optional("hostd.discovery.mdns")
+        discovery = _optional("hostd.discovery")
+        if mdns is not None and discovery is not None:
+            send, recv = trio.open_memory_channel[Any](16)
+            send.send_nowait(discovery.BoxSummary.of_tables(hub.list_tables(seats=False)))
+            conns.start_soon(scoped, partial(_publish_summaries, hub, send, discovery))
+            await conns.start(scoped, partial(mdns.run_mdns, config, recv))
+            services.append("mdns")
+
+    return Started(hub, tcp_port, http_port, str(control_path), services, stop.set, stoppers)
+
+
+async def _publish_summaries(hub: Hub, send: trio.MemorySendChannel[Any], discovery: Any, *,
+                             task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+                             ) -> None:
+    """Hand mDNS the public counts when they change, at most once a second (coalesced)."""
+    task_status.started()
+    last = None
+    async with send:
+        while True:
+            await hub.wait_changed()
+            summary = discovery.BoxSummary.of_tables(hub.list_tables(seats=False))
+            if summary != last:
+                last = summary
+                with contextlib.suppress(trio.WouldBlock):
+                    send.send_nowait(summary)
+            await trio.sleep(1.0)
+
+
+def _status_line(hub: Hub) -> str:
+    s = hub.status()
+    return (f"{s['tables']['playing']} tables playing, {s['tables']['finished']} finished, "
+            f"{s['connections']} connections")
+
+
+async def _watchdog(hub: Hub) -> None:
+    interval = notify.watchdog_interval()
+    last_status = ""
+    while True:
+        if interval is not None:
+            notify.watchdog()
+        line = _status_line(hub)
+        if line != last_status:
+            notify.status(line)
+            last_status = line
+        await trio.sleep(interval if interval is not None else 5.0)
+
+
+async def _signals(stop: trio.Event) -> None:
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            log.info("signal_received", signal=signal.Signals(signum).name)
+            stop.set()
+            return
+
+
+def run(config: Config, *, on_ready: Callable[[Started], None] | None = None,
+        ai_processes: int | None = None) -> None:
+    """Run the daemon in this thread (the CLI's entry point)."""
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            started: Started = await nursery.start(partial(serve, config,
+                                                           ai_processes=ai_processes))
+            if on_ready is not None:
+                on_ready(started)
+
+    trio.run(main)

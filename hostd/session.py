@@ -1,0 +1,229 @@
+"""The transport-agnostic session handler: one client link, from hello to goodbye.
+
+Owns, for one ``FrameLink``: parsing every frame (``parse_client``) into a message or a
+stable code, the hello/welcome handshake, rate limiting, the garbage and silence rules,
+routing requests to table runners, and the one sender task that writes the connection's
+outbox to the link in order. TCP, WebSocket and Bluetooth all end here, so every transport
+gets exactly the same checks.
+
+Rules: a bad frame gets ``rejected`` with its code and changes nothing; too many bad frames
+in a row, a flood beyond the rate limit, or silence beyond ``dead_after`` closes the link
+(with a ``bye`` saying why, when the peer still reads). Every error is caught here: one bad
+client never affects another. A token is hashed on arrival and never logged or echoed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+
+import trio
+
+from hostd.logs import get_logger
+from hostd.protocol import codes
+from hostd.protocol.framing import FrameError, parse_client
+from hostd.protocol.messages import (
+    PING_AFTER,
+    PROTOCOL_VERSION,
+    ClientBye,
+    ClientMessage,
+    Hello,
+    Intent,
+    Join,
+    Leave,
+    ListTables,
+    Ping,
+    Pong,
+    Rematch,
+    Resume,
+    Spectate,
+    Tables,
+    Welcome,
+)
+from hostd.protocol.messages import encode as _encode
+from hostd.tables.core import Reject, hash_token
+from hostd.tables.hub import ConnHandle, Hub
+from hostd.tables.runner import Request, ResumeMsg, TableRunner
+from hostd.transports.base import FrameLink, LinkClosed
+
+log = get_logger(__name__)
+
+MAX_BAD_IN_A_ROW = 8  # consecutive bad frames before the link is closed
+MAX_BAD_TOTAL = 64  # bad frames over a connection's life before it is closed
+FLUSH_SECONDS = 2.0  # how long the goodbye may take to drain to a closing link
+
+try:
+    SERVER = "tablebox " + importlib.metadata.version("tablebox")
+except importlib.metadata.PackageNotFoundError:  # pragma: no cover - running from a checkout
+    SERVER = "tablebox"
+
+
+class TokenBucket:
+    """``rate`` frames a second on average, ``burst`` at once; debt beyond ``burst`` is a flood."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = trio.current_time()
+
+    def take(self) -> float:
+        """Spend one frame; the tokens left (negative: over the limit)."""
+        now = trio.current_time()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate) - 1
+        self.stamp = now
+        return self.tokens
+
+
+async def handle_link(hub: Hub, link: FrameLink) -> None:
+    """Serve one link until it closes. Never raises (except Cancelled on shutdown)."""
+    conn = hub.connect(link.transport, link.peer)
+    clog = log.bind(conn=conn.id, transport=link.transport)
+    clog.info("conn_opened", peer=link.peer)
+    try:
+        with trio.CancelScope() as scope:
+            conn.scope = scope
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_send_loop, conn, link, scope)
+                with trio.CancelScope() as reader:
+                    conn.reader = reader
+                    try:
+                        await Session(hub, conn, link).read_loop()
+                    except LinkClosed:
+                        conn.reason = conn.reason or "closed"
+                # Stop taking frames: what is queued (a goodbye) still drains, bounded.
+                if not conn.closed:
+                    conn.closed = True
+                    conn.outbox.close()
+                nursery.cancel_scope.deadline = trio.current_time() + FLUSH_SECONDS
+    except Exception:
+        clog.exception("session_failed")
+    finally:
+        hub.disconnect(conn)
+        with trio.CancelScope(shield=True), trio.move_on_after(1.0), \
+                contextlib.suppress(Exception):
+            await link.aclose()
+        clog.info("conn_closed", reason=conn.reason or "closed")
+
+
+async def _send_loop(conn: ConnHandle, link: FrameLink, scope: trio.CancelScope) -> None:
+    try:
+        async with conn.frames:
+            async for frame in conn.frames:
+                await link.send(frame)
+    except LinkClosed:
+        conn.reason = conn.reason or "closed"
+        scope.cancel()
+
+
+class Session:
+    def __init__(self, hub: Hub, conn: ConnHandle, link: FrameLink) -> None:
+        self.hub = hub
+        self.conn = conn
+        self.link = link
+        self.hello = False
+        self.bad_in_a_row = 0
+        self.bad_total = 0
+        s = hub.settings
+        self.bucket = TokenBucket(s.rate, s.burst)
+
+    async def read_loop(self) -> None:
+        dead_after = self.hub.settings.dead_after
+        while True:
+            frame: bytes | FrameError | None = None
+            with trio.move_on_after(dead_after):
+                frame = await self.link.receive()
+            if frame is None:
+                self.conn.close("bye.silent", seconds=int(dead_after))
+                return
+            if self.bucket.take() < 0:
+                if self.bucket.tokens < -self.bucket.burst:
+                    self.conn.close("bye.flood")
+                    return
+                self._reject(codes.RATE_LIMITED, None)
+                continue
+            if isinstance(frame, FrameError):
+                if not self._bad(frame.code):
+                    return
+                continue
+            try:
+                msg = parse_client(frame)
+            except FrameError as e:
+                if not self._bad(e.code):
+                    return
+                continue
+            self.bad_in_a_row = 0
+            if not self.dispatch(msg):
+                return
+
+    def _bad(self, code: str) -> bool:
+        """Answer a bad frame; False when this connection has sent too many."""
+        self.bad_in_a_row += 1
+        self.bad_total += 1
+        self._reject(code, None)
+        if self.bad_in_a_row >= MAX_BAD_IN_A_ROW or self.bad_total >= MAX_BAD_TOTAL:
+            self.conn.close("bye.garbage")
+            return False
+        return True
+
+    def _reject(self, code: str, re: int | None, **args: str | int) -> None:
+        self.conn.push(_encode_reject(code, re, args))
+
+    def dispatch(self, msg: ClientMessage) -> bool:
+        """Handle one message; False to end the session."""
+        conn, hub = self.conn, self.hub
+        if isinstance(msg, Ping):
+            conn.push(_encode(Pong(re=msg.id)))
+            return True
+        if isinstance(msg, ClientBye):
+            conn.reason = "bye"
+            return False
+        if isinstance(msg, Hello):
+            if msg.protocol != PROTOCOL_VERSION:
+                self._reject(codes.UNSUPPORTED_PROTOCOL, msg.id, supported=PROTOCOL_VERSION)
+                conn.close("bye.unsupported_protocol", supported=PROTOCOL_VERSION)
+                return False
+            self.hello = True
+            conn.push(_encode(Welcome(
+                re=msg.id, server=SERVER, box=hub.config.box_name, ping_after=PING_AFTER,
+                dead_after=hub.settings.dead_after, join_urls=list(hub.join_urls))))
+            return True
+        if not self.hello:
+            return self._bad(codes.HELLO_FIRST)
+        try:
+            if isinstance(msg, ListTables):
+                conn.push(_encode(Tables(re=msg.id, tables=hub.list_tables())))
+            elif isinstance(msg, Join):
+                if hub.draining:
+                    raise Reject(codes.DRAINING)
+                hub.find(msg.code).post(Request(conn.id, "join", msg))
+            elif isinstance(msg, Resume):
+                token_hash = hash_token(msg.token)
+                runner = hub.by_token(token_hash)
+                if runner is None:
+                    raise Reject(codes.BAD_TOKEN)
+                runner.post(Request(conn.id, "resume", ResumeMsg(token_hash, msg.id)))
+            elif isinstance(msg, Spectate):
+                hub.find(msg.table).post(Request(conn.id, "spectate", msg))
+            elif isinstance(msg, Intent):
+                self._at(msg.table).post(Request(conn.id, "intent", msg))
+            elif isinstance(msg, Leave):
+                self._at(msg.table).post(Request(conn.id, "leave", msg))
+            elif isinstance(msg, Rematch):
+                self._at(msg.table).post(Request(conn.id, "rematch", msg))
+        except Reject as r:
+            conn.push(_encode(r.message(msg.id)))
+        return True
+
+    def _at(self, table: str) -> TableRunner:
+        """A table this connection is at (by id), else Reject: no other table is affected."""
+        runner = self.hub.tables.get(table)
+        if runner is None:
+            raise Reject(codes.UNKNOWN_TABLE)
+        if table not in self.conn.tables:
+            raise Reject(codes.NOT_SEATED)
+        return runner
+
+
+def _encode_reject(code: str, re: int | None, args: dict[str, str | int]) -> bytes:
+    return _encode(Reject(code, args).message(re))

@@ -1,0 +1,656 @@
+"""The pure table core: seats, occupants, controllers, the version counter and the Match.
+
+Rules this module lives by:
+
+- It is pure: no trio, no logging, no clock, no randomness of its own. Tokens and seeds come
+  in as arguments; time comes in as the seconds left on a turn timer. That keeps every
+  decision testable without a loop and replayable from the store.
+- Every change is two-phase. An operation checks its input and either raises ``Reject``
+  (a stable code; nothing changed) or returns a ``Change``: the events to make durable and a
+  ``commit`` to call once they are. Only ``commit`` mutates the table, and it returns the
+  ``Effects``: what must be sent to whom. So nothing is ever shown before it is stored.
+- ``apply_event`` is how the store's events rebuild a table (replay on start); live commits
+  go through the same helpers, so a restored table is the table that was running.
+- Each watcher (a connection id) sees ``view(state, its seat)`` and ``legal`` for its own
+  seat only; spectators see ``view(state, None)``. Tokens are stored as hashes; a token is
+  only ever sent in the ``Joined`` answer to the connection that asked.
+
+Versions: ``version`` counts the game steps of the table (each action and each chance step,
+plus one per rematch), so replay reproduces it. An intent based on version ``v`` is accepted
+when nothing that seat sees has changed since ``v`` (its view and legal actions), so two
+seats acting in the same phase do not make each other stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from engine import registry
+from engine.codec import to_data
+from engine.errors import CodecError, IllegalAction
+from engine.game import Game
+from engine.match import ActionStep, ChanceStep, Match, Step
+from engine.records import to_record
+from hostd.protocol import codes
+from hostd.protocol.messages import (
+    Joined,
+    Notice,
+    Rejected,
+    SeatSummary,
+    State,
+    TableSummary,
+    Text,
+    encode,
+)
+
+Event = tuple[str, dict[str, Any]]
+Status = Literal["playing", "finished", "closed"]
+MAX_NAME = 24
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
+
+
+def hash_token(token: str) -> str:
+    """What the store and the core keep of a seat token (never the token itself)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(raw: str) -> str:
+    """A display name: control characters out, spaces collapsed, at most MAX_NAME characters."""
+    text = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in raw)
+    return " ".join(text.split())[:MAX_NAME].strip()
+
+
+class Reject(Exception):
+    """A refused request. ``code`` is stable (``hostd.protocol.codes``); nothing changed."""
+
+    def __init__(self, code: str, args: dict[str, str | int] | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.args_ = args or {}
+
+    def message(self, re: int | None = None) -> Rejected:
+        return Rejected(re=re, code=self.code, message=Text(f"error.{self.code}", self.args_))
+
+
+@dataclass
+class Occupant:
+    name: str
+    token_hash: str
+    conn: int | None = None  # the connection holding the seat now, if any
+    covered: bool = False  # the grace period ran out: the AI plays for them until they return
+    rematch: bool = False  # asked for a rematch
+
+
+@dataclass
+class Seat:
+    index: int
+    team: int
+    level: str  # the AI that plays the seat (or covers it)
+    occupant: Occupant | None = None
+
+    @property
+    def ai_plays(self) -> bool:
+        return self.occupant is None or self.occupant.covered
+
+
+@dataclass
+class TableMeta:
+    id: str
+    code: str
+    name: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int  # secret: host-side only
+    turn_timer: float = 0.0
+
+
+@dataclass
+class Effects:
+    """What to do after a commit: send messages, then (if ``broadcast``) every watcher's state.
+
+    ``sends`` address a connection id, or ``None`` for every watcher. ``reply`` names the
+    connection whose request caused this and its request id, so its state carries ``re``.
+    ``detached`` are connections no longer watching this table.
+    """
+
+    sends: list[tuple[int | None, msgspec.Struct]] = field(default_factory=list)
+    broadcast: bool = False
+    reply: tuple[int, int | None] | None = None
+    detached: list[int] = field(default_factory=list)
+    direct: list[tuple[int, int | None]] = field(default_factory=list)  # (conn, re): own state
+
+
+@dataclass
+class Change:
+    events: list[Event]
+    commit: Callable[[], Effects]
+
+
+def notice(table: str, key: str, **args: str | int) -> Notice:
+    return Notice(table=table, text=Text(key, dict(args)))
+
+
+def _advance(game: Game[Any], state: Any, *, pause: bool) -> tuple[Any, list[Step]]:
+    """Resolve every pending chance step from the seed, unless ``pause`` and a hand just ended."""
+    steps: list[Step] = []
+    if pause and game.between_hands(state):
+        return state, steps
+    while (outcome := game.chance_outcome(state)) is not None:
+        state = game.apply_chance(state, outcome)
+        steps.append(ChanceStep(outcome))
+    return state, steps
+
+
+class TableCore:
+    def __init__(self, meta: TableMeta, levels: Sequence[str] | None = None) -> None:
+        self.meta = meta
+        self.game: Game[Any] = registry.get(meta.game)
+        options = self.game.validate(meta.players, meta.options)
+        self.match = Match(self.game, meta.players, options, meta.seed)
+        teams = self.match.teams()
+        default = list(levels or ["normal"])
+        self.seats = [Seat(i, teams[i], default[i % len(default)]) for i in range(meta.players)]
+        self.status: Status = "playing"
+        self.base = 0  # version of the first step of the current game
+        self.game_no = 1
+        self.hand_start = 0  # index in match.steps where the hand in play began
+        self.records: list[dict[str, Any]] = []  # finished games before this one
+        self.watchers: dict[int, int | None] = {}  # connection -> seat (None: spectator)
+        self._marks: dict[int, tuple[int, Any, tuple[Any, ...]]] = {}
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def create(cls, meta: TableMeta, levels: Sequence[str]) -> tuple[TableCore, list[Event]]:
+        """A new table and the events that recreate it: seat levels, then the first deal."""
+        core = cls(meta, levels)
+        events: list[Event] = [("level", {"seat": s.index, "level": s.level}) for s in core.seats]
+        state, steps = _advance(core.game, core.match.state, pause=False)
+        core._commit_steps(state, steps)
+        events += [("step", core.match.step_data(s)) for s in steps]
+        return core, events
+
+    @classmethod
+    def restore(cls, meta: TableMeta, events: Sequence[Event]) -> TableCore:
+        core = cls(meta)
+        for kind, data in events:
+            core.apply_event(kind, data)
+        return core
+
+    def apply_event(self, kind: str, data: dict[str, Any]) -> None:
+        """Replay one stored event (IllegalAction/CodecError if the log does not fit the rules)."""
+        if kind == "step":
+            m = self.match
+            if "chance" in data:
+                m.apply_chance(self.game.chances.decode(data["chance"]))
+            else:
+                m.act(int(data["seat"]), m.decode_action(data["action"]))
+            self._after_steps()
+        elif kind == "seat":
+            seat = self.seats[int(data["seat"])]
+            if data.get("name") is None:
+                seat.occupant = None
+            else:
+                seat.occupant = Occupant(str(data["name"]), str(data["token"]))
+        elif kind == "level":
+            self.seats[int(data["seat"])].level = str(data["level"])
+        elif kind == "status":
+            self.status = data["status"]
+        elif kind == "rematch":
+            self._start_rematch(self._new_match(int(data["seed"])))
+        else:
+            raise CodecError(f"unknown event kind {kind!r}")
+
+    # -- reading ----------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def version(self) -> int:
+        return self.base + len(self.match.steps)
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.match.to_act() if self.status == "playing" else ()
+
+    def chance_pending(self) -> bool:
+        return self.status == "playing" and self.match.chance_pending()
+
+    def ai_turns(self) -> list[int]:
+        """Seats the AI must move now (AI seats and covered people)."""
+        return [s for s in self.to_act() if self.seats[s].ai_plays]
+
+    def human_turns(self) -> list[int]:
+        return [s for s in self.to_act() if not self.seats[s].ai_plays]
+
+    def seat_of(self, conn: int) -> int | None:
+        return self.watchers.get(conn)
+
+    def find_token(self, token_hash: str) -> int | None:
+        for s in self.seats:
+            if s.occupant is not None and s.occupant.token_hash == token_hash:
+                return s.index
+        return None
+
+    def tokens(self) -> list[str]:
+        return [s.occupant.token_hash for s in self.seats if s.occupant is not None]
+
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if s.occupant is None)
+
+    def ai_inputs(self, seat: int) -> tuple[Any, tuple[Any, ...], random.Random]:
+        """What the computer player of ``seat`` gets: its view, its legal actions, a generator.
+
+        The generator is derived from the table's seed, the version and the seat, so a
+        restored table's AI makes the moves it would have made.
+        """
+        rng = random.Random(f"{self.meta.seed}:ai:{self.version}:{seat}")
+        return self.match.view(seat), self.match.legal(seat), rng
+
+    def seat_summaries(self) -> list[SeatSummary]:
+        out = []
+        for s in self.seats:
+            o = s.occupant
+            out.append(SeatSummary(
+                seat=s.index,
+                name=o.name if o else "",
+                controller="human" if o else "ai",
+                level=s.level,
+                connected=True if o is None else o.conn is not None,
+                covered=bool(o and o.covered),
+                team=s.team,
+            ))
+        return out
+
+    def summary(self, *, seats: bool = True) -> TableSummary:
+        return TableSummary(
+            id=self.id, code=self.meta.code, name=self.meta.name, game=self.meta.game,
+            title=self.game.info.title, players=self.meta.players,
+            free_seats=self.free_seats() if self.status != "closed" else 0,
+            status=self.status, seats=self.seat_summaries() if seats else [])
+
+    def seats_meta(self) -> list[dict[str, str]]:
+        return [{"name": s.occupant.name if s.occupant else "",
+                 "controller": "human" if s.occupant else f"ai:{s.level}"} for s in self.seats]
+
+    def record(self, *, game: int | None = None, secret: bool = False) -> dict[str, Any]:
+        """The record of game ``game`` (1-based; default the current one).
+
+        A finished game's record is complete. An unfinished game's record leaves the host
+        without the seed and without the hand in play: a chance step's outcome (a shuffled
+        deck) holds cards not dealt yet, so only completed hands are included. ``secret``
+        (host-internal use only) gives everything.
+        """
+        n = self.game_no if game is None else game
+        if n < 1 or n > self.game_no:
+            raise Reject(codes.NO_SUCH_GAME, {"games": self.game_no})
+        if n < self.game_no:
+            return self.records[n - 1]
+        rec = to_record(self.match, self.seats_meta(), include_seed=True)
+        if self.match.outcome() is None and not secret:
+            del rec["seed"]
+            rec["steps"] = rec["steps"][: self.hand_start]
+            rec["in_progress"] = True
+        return rec
+
+    # -- rendering ------------------------------------------------------------------------------
+    def state(self, seat: int | None, *, deadline: float | None = None, re: int | None = None,
+              seats: list[SeatSummary] | None = None, ai_speed: float = 1.0) -> State:
+        m = self.match
+        view = m.view(seat)
+        legal = m.legal(seat) if seat is not None and self.status == "playing" else ()
+        if seat is not None:
+            mark = self._marks.get(seat)
+            if mark is None or mark[1] != view or mark[2] != legal:
+                self._marks[seat] = (self.version, view, legal)
+        outcome = m.outcome()
+        return State(
+            re=re, table=self.id, game=self.meta.game, version=self.version, seat=seat,
+            view=to_data(view), legal=[to_data(a) for a in legal], to_act=list(self.to_act()),
+            seats=self.seat_summaries() if seats is None else seats, deadline=deadline,
+            outcome=to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
+            name=self.meta.name, code=self.meta.code, status=self.status)
+
+    def render(self, effects: Effects, *, deadline: float | None = None,
+               ai_speed: float = 1.0) -> list[tuple[int, bytes]]:
+        """Every frame ``effects`` asks for, in order: (connection, encoded message)."""
+        out: list[tuple[int, bytes]] = []
+        targets = list(self.watchers)
+        for conn, msg in effects.sends:
+            frame = encode(msg)
+            if conn is None:
+                out += [(c, frame) for c in targets]
+            else:
+                out.append((conn, frame))
+        for conn, re in effects.direct:
+            if conn in self.watchers and not effects.broadcast:
+                out.append((conn, encode(self.state(self.watchers[conn], deadline=deadline, re=re,
+                                                    ai_speed=ai_speed))))
+        if effects.broadcast and self.watchers:
+            seats = self.seat_summaries()
+            by_seat: dict[int | None, bytes] = {}
+            reply_conn, reply_re = effects.reply if effects.reply else (None, None)
+            for conn, seat in self.watchers.items():
+                if conn == reply_conn and reply_re is not None:
+                    out.append((conn, encode(self.state(
+                        seat, deadline=deadline, re=reply_re, seats=seats, ai_speed=ai_speed))))
+                    continue
+                cached = by_seat.get(seat)
+                if cached is None:
+                    cached = by_seat[seat] = encode(self.state(
+                        seat, deadline=deadline, seats=seats, ai_speed=ai_speed))
+                out.append((conn, cached))
+        return out
+
+    # -- people -------------------------------------------------------------------------------
+    def _open_for_people(self) -> None:
+        if self.status == "closed":
+            raise Reject(codes.TABLE_CLOSED)
+
+    def join(self, conn: int, name: str, seat: int | None, token: str,
+             re: int | None = None) -> Change:
+        """Take an AI seat (``seat`` or the first free one) for a person named ``name``."""
+        self._open_for_people()
+        clean = clean_name(name)
+        if not clean:
+            raise Reject(codes.BAD_NAME, {"max": MAX_NAME})
+        if self.watchers.get(conn) is not None:
+            raise Reject(codes.ALREADY_SEATED)
+        if seat is not None:
+            if not 0 <= seat < len(self.seats):
+                raise Reject(codes.NO_SUCH_SEAT, {"seats": len(self.seats)})
+            if self.seats[seat].occupant is not None:
+                raise Reject(codes.SEAT_TAKEN, {"seat": seat})
+            chosen = seat
+        else:
+            free = [s.index for s in self.seats if s.occupant is None]
+            if not free:
+                raise Reject(codes.TABLE_FULL)
+            chosen = free[0]
+        token_hash = hash_token(token)
+        event: Event = ("seat", {"seat": chosen, "name": clean, "token": token_hash})
+
+        def commit() -> Effects:
+            self.apply_event(*event)
+            occ = self.seats[chosen].occupant
+            assert occ is not None
+            occ.conn = conn
+            self.watchers[conn] = chosen
+            return Effects(
+                sends=[(conn, Joined(re=re, table=self.id, seat=chosen, token=token)),
+                       (None, notice(self.id, "notice.joined", seat=chosen, name=clean))],
+                broadcast=True)
+
+        return Change([event], commit)
+
+    def resume(self, conn: int, token_hash: str, re: int | None = None) -> tuple[Change, int | None]:
+        """Come back to the seat of ``token_hash``; also returns the connection it takes over."""
+        self._open_for_people()
+        seat = self.find_token(token_hash)
+        if seat is None:
+            raise Reject(codes.BAD_TOKEN)
+        held = self.watchers.get(conn)
+        if held is not None and held != seat:
+            raise Reject(codes.ALREADY_SEATED)
+        occ = self.seats[seat].occupant
+        assert occ is not None
+        previous = occ.conn if occ.conn != conn else None
+
+        def commit() -> Effects:
+            effects = Effects(broadcast=True)
+            if previous is not None:
+                self.watchers.pop(previous, None)
+                effects.sends.append((previous, notice(self.id, "notice.taken_over", seat=seat)))
+                effects.detached.append(previous)
+            was_covered = occ.covered
+            occ.conn, occ.covered = conn, False
+            self.watchers[conn] = seat
+            effects.sends.append((conn, Joined(re=re, table=self.id, seat=seat,
+                                               token="")))
+            effects.sends.append((None, notice(
+                self.id, "notice.ai_returned" if was_covered else "notice.reconnected",
+                seat=seat, name=occ.name)))
+            return effects
+
+        return Change([], commit), previous
+
+    def spectate(self, conn: int, re: int | None = None) -> Effects:
+        if self.status == "closed":
+            raise Reject(codes.TABLE_CLOSED)
+        if self.watchers.get(conn) is not None:
+            raise Reject(codes.ALREADY_SEATED)
+        self.watchers[conn] = None
+        return Effects(direct=[(conn, re)])
+
+    def leave(self, conn: int, re: int | None = None) -> Change:
+        """The connection gives up its seat (the AI keeps it) or stops watching."""
+        if conn not in self.watchers:
+            raise Reject(codes.NOT_SEATED)
+        seat = self.watchers[conn]
+        if seat is None:
+            def detach() -> Effects:
+                self.watchers.pop(conn, None)
+                return Effects(sends=[(conn, Notice(re=re, table=self.id,
+                                                    text=Text("notice.left", {})))],
+                               detached=[conn])
+            return Change([], detach)
+        return self._vacate(seat, "notice.left", re)
+
+    def kick(self, seat: int) -> Change:
+        self._check_seat(seat)
+        if self.seats[seat].occupant is None:
+            raise Reject(codes.NOT_SEATED, {"seat": seat})
+        return self._vacate(seat, "notice.kicked")
+
+    def set_level(self, seat: int, level: str) -> Change:
+        """Make ``seat`` an AI of ``level``: any person there is removed (told ``kicked``)."""
+        self._check_seat(seat)
+        events: list[Event] = []
+        vacate = self._vacate(seat, "notice.kicked") if self.seats[seat].occupant else None
+        if vacate:
+            events += vacate.events
+        events.append(("level", {"seat": seat, "level": level}))
+
+        def commit() -> Effects:
+            effects = vacate.commit() if vacate else Effects(broadcast=True)
+            self.apply_event(*events[-1])
+            effects.broadcast = True
+            return effects
+
+        return Change(events, commit)
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise Reject(codes.NO_SUCH_SEAT, {"seats": len(self.seats)})
+
+    def _vacate(self, seat: int, key: str, re: int | None = None) -> Change:
+        occ = self.seats[seat].occupant
+        assert occ is not None
+        event: Event = ("seat", {"seat": seat, "name": None})
+
+        def commit() -> Effects:
+            conn = occ.conn
+            self.apply_event(*event)
+            effects = Effects(broadcast=True)
+            if conn is not None:
+                # The person leaving (or kicked) is told, with ``re``; then stops watching.
+                self.watchers.pop(conn, None)
+                effects.detached.append(conn)
+                effects.sends.append((conn, Notice(re=re, table=self.id, text=Text(
+                    key, {"seat": seat, "name": occ.name}))))
+            effects.sends.append((None, notice(self.id, key, seat=seat, name=occ.name)))
+            return effects
+
+        return Change([event], commit)
+
+    def disconnect(self, conn: int) -> tuple[Effects, int | None]:
+        """A connection went away: forget it; a person's seat now waits for them."""
+        seat = self.watchers.pop(conn, None)
+        if seat is None:
+            return Effects(), None
+        occ = self.seats[seat].occupant
+        if occ is None or occ.conn != conn:
+            return Effects(), None
+        occ.conn = None
+        return Effects(sends=[(None, notice(self.id, "notice.disconnected", seat=seat,
+                                            name=occ.name))], broadcast=True), seat
+
+    def cover(self, seat: int) -> Effects:
+        """The grace period ran out: the AI plays for this person until they come back."""
+        occ = self.seats[seat].occupant
+        if occ is None or occ.conn is not None or occ.covered:
+            return Effects()
+        occ.covered = True
+        return Effects(sends=[(None, notice(self.id, "notice.ai_covering", seat=seat,
+                                            name=occ.name))], broadcast=True)
+
+    # -- play -------------------------------------------------------------------------------
+    def intent(self, conn: int, version: int, action: Any, seat: int | None = None,
+               re: int | None = None) -> Change:
+        """A person's action, checked in order: table, seat, version, then the rules."""
+        if self.status == "closed":
+            raise Reject(codes.TABLE_CLOSED)
+        held = self.watchers.get(conn)
+        if held is None:
+            raise Reject(codes.NOT_SEATED)
+        if seat is not None and seat != held:
+            raise Reject(codes.WRONG_SEAT, {"seat": held})
+        if self.status == "finished":
+            raise Reject(codes.GAME_OVER)
+        mark = self._marks.get(held)
+        lowest = mark[0] if mark is not None else self.version
+        if not lowest <= version <= self.version:
+            raise Reject(codes.STALE_VERSION, {"version": self.version})
+        try:
+            decoded = self.match.decode_action(action)
+        except IllegalAction as e:
+            raise Reject(e.code) from None
+        return self._step(held, decoded, reply=(conn, re))
+
+    def ai_step(self, seat: int, version: int, action: Any, *, forced: bool = False) -> Change:
+        """A computer player's move for ``seat`` decided at ``version`` (stale: refused)."""
+        if self.status != "playing":
+            raise Reject(codes.GAME_OVER)
+        if version != self.version:
+            raise Reject(codes.STALE_VERSION)
+        if not forced and not self.seats[seat].ai_plays:
+            raise Reject(codes.WRONG_SEAT)
+        return self._step(seat, action, reply=None)
+
+    def _step(self, seat: int, action: Any, *, reply: tuple[int, int | None] | None) -> Change:
+        try:
+            state = self.game.apply(self.match.state, seat, action)
+        except IllegalAction as e:
+            raise Reject(e.code) from None
+        state, chance = _advance(self.game, state, pause=True)
+        steps: list[Step] = [ActionStep(seat, action), *chance]
+        events: list[Event] = [("step", self.match.step_data(s)) for s in steps]
+        finished = self.game.outcome(state) is not None
+        if finished:
+            events.append(("status", {"status": "finished"}))
+
+        def commit() -> Effects:
+            self._commit_steps(state, steps)
+            if finished:
+                self.status = "finished"
+            return Effects(broadcast=True, reply=reply)
+
+        return Change(events, commit)
+
+    def resolve_chance(self) -> Change:
+        """After the pause between hands: deal the next hand."""
+        state, steps = _advance(self.game, self.match.state, pause=False)
+        events: list[Event] = [("step", self.match.step_data(s)) for s in steps]
+
+        def commit() -> Effects:
+            self._commit_steps(state, steps)
+            return Effects(broadcast=bool(steps))
+
+        return Change(events, commit)
+
+    def _commit_steps(self, state: Any, steps: Sequence[Step]) -> None:
+        self.match.state = state
+        self.match.steps.extend(steps)
+        self._after_steps()
+
+    def _after_steps(self) -> None:
+        if self.game.between_hands(self.match.state):
+            self.hand_start = len(self.match.steps)
+
+    # -- rematch and closing ---------------------------------------------------------------
+    def rematch(self, conn: int, seed: int, re: int | None = None) -> Change:
+        """A seated person asks for a rematch; it starts when every connected person asked."""
+        if self.status == "closed":
+            raise Reject(codes.TABLE_CLOSED)
+        seat = self.watchers.get(conn)
+        if seat is None:
+            raise Reject(codes.NOT_SEATED)
+        if self.status != "finished":
+            raise Reject(codes.NOT_FINISHED)
+        occ = self.seats[seat].occupant
+        assert occ is not None
+        waiting = [s.index for s in self.seats if s.occupant is not None and s.index != seat
+                   and s.occupant.conn is not None and not s.occupant.rematch]
+        if waiting:
+            def ask() -> Effects:
+                occ.rematch = True
+                text = Text("notice.rematch_asked", {"seat": seat, "name": occ.name})
+                sends: list[tuple[int | None, msgspec.Struct]] = [
+                    (c, Notice(re=re if c == conn else None, table=self.id, text=text))
+                    for c in self.watchers]
+                return Effects(sends=sends)
+            return Change([], ask)
+        match = self._new_match(seed)
+        state, steps = _advance(self.game, match.state, pause=False)
+        events: list[Event] = [("rematch", {"seed": seed}), ("status", {"status": "playing"})]
+        events += [("step", match.step_data(s)) for s in steps]
+
+        def start() -> Effects:
+            self._start_rematch(match)
+            self.status = "playing"
+            self._commit_steps(state, steps)
+            return Effects(sends=[(None, notice(self.id, "notice.rematch", game=self.game_no))],
+                           broadcast=True, reply=(conn, re))
+
+        return Change(events, start)
+
+    def _new_match(self, seed: int) -> Match:
+        return Match(self.game, self.meta.players, self.match.options, seed)
+
+    def _start_rematch(self, match: Match) -> None:
+        self.records.append(to_record(self.match, self.seats_meta()))
+        self.base = self.version + 1
+        self.match = match
+        self.meta.seed = match.seed
+        self.game_no += 1
+        self.hand_start = 0
+        self._marks.clear()
+        for s in self.seats:
+            if s.occupant is not None:
+                s.occupant.rematch = False
+
+    def close(self) -> Change:
+        if self.status == "closed":
+            raise Reject(codes.TABLE_CLOSED)
+        event: Event = ("status", {"status": "closed"})
+
+        def commit() -> Effects:
+            self.status = "closed"
+            conns = list(self.watchers)
+            effects = Effects(sends=[(None, notice(self.id, "notice.table_closed"))],
+                              broadcast=True, detached=conns)
+            return effects
+
+        return Change([event], commit)
+
+    def forget(self, conns: Sequence[int]) -> None:
+        """Drop watchers after their final frames were rendered (see ``Effects.detached``)."""
+        for c in conns:
+            self.watchers.pop(c, None)

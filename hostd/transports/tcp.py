@@ -1,0 +1,109 @@
+"""NDJSON over a byte stream (TCP, or any trio stream such as a Bluetooth RFCOMM socket).
+
+Owns only framing: one UTF-8 JSON object per line, at most ``MAX_FRAME`` bytes a line, split
+by ``NDJSONSplitter`` (which never buffers more than that). The link it builds is handed to
+the session handler, which decides everything else. ``serve_ndjson_stream`` is the seam the
+Bluetooth transport reuses; ``serve_tcp`` listens and runs one per accepted connection.
+
+Never parses JSON and never lets one connection's failure reach the listener.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Awaitable, Callable
+from functools import partial
+
+import trio
+
+from hostd.logs import get_logger
+from hostd.protocol.framing import FrameError, NDJSONSplitter
+from hostd.transports.base import FrameLink, LinkClosed
+
+log = get_logger(__name__)
+
+LinkHandler = Callable[[FrameLink], Awaitable[None]]
+READ_BYTES = 65536
+
+
+class StreamLink:
+    """A trio stream as a ``FrameLink`` of NDJSON lines."""
+
+    def __init__(self, stream: trio.abc.Stream, peer: str, transport: str = "tcp") -> None:
+        self.stream = stream
+        self.peer = peer
+        self.transport = transport
+        self._splitter = NDJSONSplitter()
+        self._pending: deque[bytes | FrameError] = deque()
+        self._closed = False
+
+    async def receive(self) -> bytes | FrameError:
+        while not self._pending:
+            if self._closed:
+                raise LinkClosed("closed")
+            try:
+                data = await self.stream.receive_some(READ_BYTES)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+                self._closed = True
+                raise LinkClosed(str(e) or type(e).__name__) from None
+            if not data:
+                self._closed = True
+                raise LinkClosed("end of stream")
+            self._pending.extend(self._splitter.feed(bytes(data)))
+        return self._pending.popleft()
+
+    async def send(self, frame: bytes) -> None:
+        try:
+            await self.stream.send_all(frame + b"\n")
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+            self._closed = True
+            raise LinkClosed(str(e) or type(e).__name__) from None
+
+    async def aclose(self) -> None:
+        self._closed = True
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await self.stream.aclose()
+
+
+async def serve_ndjson_stream(stream: trio.abc.Stream, peer: str, transport: str,
+                              handle_link: LinkHandler) -> None:
+    """Run the session handler over ``stream`` with NDJSON framing; close it afterwards."""
+    link = StreamLink(stream, peer, transport)
+    try:
+        await handle_link(link)
+    except Exception:
+        # The session handler catches its own errors; this guard keeps the listener alive.
+        log.exception("stream_handler_failed", transport=transport)
+    finally:
+        await link.aclose()
+
+
+def _peer(stream: trio.SocketStream) -> str:
+    try:
+        addr = stream.socket.getpeername()
+    except OSError:
+        return "?"
+    host, port = addr[0], addr[1]
+    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+
+
+async def serve_tcp(bind: str, port: int, handle_link: LinkHandler, *,
+                    handler_nursery: trio.Nursery | None = None,
+                    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """Listen on ``bind``:``port`` until cancelled; ``started`` with the port bound.
+
+    Connection handlers run in ``handler_nursery`` when given, so the daemon can stop
+    accepting (cancel this task) while it still says goodbye on the open connections.
+    """
+    listeners = await trio.open_tcp_listeners(port, host=bind)
+    bound = listeners[0].socket.getsockname()[1]
+    log.info("tcp_listening", bind=bind, port=bound)
+
+    async def handler(stream: trio.SocketStream) -> None:
+        await serve_ndjson_stream(stream, _peer(stream), "tcp", handle_link)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(partial(trio.serve_listeners, handler, listeners,
+                                    handler_nursery=handler_nursery))
+        task_status.started(bound)

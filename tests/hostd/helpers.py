@@ -1,0 +1,173 @@
+"""Shared set-up for the daemon tests: a daemon on loopback in this process or a subprocess,
+real TCP (and WebSocket) clients, and the games to run every check over.
+
+Discovery and Bluetooth are always off here (they need a network namespace).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from clients.client import Client
+from engine import registry
+from hostd.config import Config
+from hostd.control import request
+from hostd.daemon import Started, serve
+from hostd.protocol.messages import State
+from hostd.tables.hub import HubSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+TOY = ("toy", "tests.hostd.toy")
+GAMES = ["toy", *registry.ids()]  # every registered game, plus the toy game
+PLAYERS = {"toy": 4, "sequence": 4, "euchre": 4, "president": 4}
+
+
+def register_toy() -> None:
+    registry.GAME_MODULES.setdefault(*TOY)
+
+
+def short_dir() -> Path:
+    """A short directory: Unix socket paths must stay under 108 bytes."""
+    return Path(tempfile.mkdtemp(prefix="tb-"))
+
+
+def test_config(data: Path, control: Path, **overrides: Any) -> Config:
+    values: dict[str, Any] = {
+        "bind": "127.0.0.1", "tcp_port": 0, "http_port": 0, "data_dir": data,
+        "control": control, "mdns": False, "bluetooth": False, "ai_speed": 0.0,
+        "grace_seconds": 0.2,
+    }
+    values.update(overrides)
+    return Config(**values)
+
+
+@contextlib.asynccontextmanager
+async def running_daemon(data: Path | None = None, *, settings: HubSettings | None = None,
+                         web: bool = True, **overrides: Any) -> AsyncIterator[Started]:
+    """The daemon in this process (trio), on loopback; stopped on exit."""
+    register_toy()
+    tmp = short_dir()
+    try:
+        config = test_config(data or tmp / "data", tmp / "c.sock", **overrides)
+        if settings is None:
+            settings = HubSettings(ai_speed=config.ai_speed, grace_seconds=config.grace_seconds)
+        async with trio.open_nursery() as nursery:
+            started: Started = await nursery.start(
+                lambda task_status: serve(config, ai_processes=0, settings=settings,
+                                          handle_signals=False, web=web,
+                                          task_status=task_status))
+            try:
+                yield started
+            finally:
+                started.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def legal_for(state: State) -> list[dict[str, Any]]:
+    return list(state.legal)
+
+
+async def play_to_end(clients: dict[int, Client], table: str, rng: random.Random, *,
+                      max_moves: int = 5000, timeout: float = 60.0) -> State:
+    """Each seated client moves (a random legal action) when its turn comes, to the end."""
+    with trio.fail_after(timeout):
+        for _ in range(max_moves):
+            any_client = next(iter(clients.values()))
+            state = await any_client.wait_state(table)
+            if state.status != "playing":
+                return state
+            moved = False
+            for seat, c in clients.items():
+                s = c.states.get(table)
+                if s is not None and s.legal and s.version == max(
+                        x.states[table].version for x in clients.values() if table in x.states):
+                    action = rng.choice(s.legal)
+                    try:
+                        await c.intent(table, s.version, action, seat=seat)
+                    except Exception as e:  # a stale version is possible in simultaneous phases
+                        if getattr(e, "code", None) != "stale_version":
+                            raise
+                    moved = True
+                    break
+            if not moved:
+                await any_client.changed()
+        raise AssertionError("the game did not end")
+
+
+# -- a daemon in a subprocess (for SIGKILL) ------------------------------------------------------
+@dataclass
+class DaemonProcess:
+    proc: subprocess.Popen[str]
+    control: Path
+    tcp_port: int
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def terminate(self, timeout: float = 10.0) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout)
+
+
+LAUNCH = (
+    "import sys; from engine import registry; "
+    "registry.GAME_MODULES.setdefault('toy', 'tests.hostd.toy'); "
+    "from hostd.cli import main; sys.argv[0] = 'tablebox'; main()"
+)
+
+
+def start_process(data: Path, control: Path, *extra: str, env: dict[str, str] | None = None,
+                  timeout: float = 20.0) -> DaemonProcess:
+    """``tablebox serve`` in a subprocess on loopback; waits until its control socket answers."""
+    args = [sys.executable, "-c", LAUNCH, "serve", "--data", str(data), "--bind", "127.0.0.1",
+            "--tcp-port", "0", "--http-port", "0", "--control", str(control), "--no-mdns",
+            "--no-bluetooth", "--ai-speed", "0", *extra]
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    proc = subprocess.Popen(args, cwd=ROOT, env=full_env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout else ""
+            raise AssertionError(f"daemon exited with {proc.returncode}:\n{out}")
+        try:
+            status = request(control, "status", timeout=5)
+            return DaemonProcess(proc, control, int(status["listening"]["tcp"]["port"]))
+        except Exception:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise
+            time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def daemon_process(data: Path, control: Path, *extra: str) -> Iterator[DaemonProcess]:
+    d = start_process(data, control, *extra)
+    try:
+        yield d
+    finally:
+        d.kill()
+
+
+def record_of(control: Path, table: str) -> dict[str, Any]:
+    rec: dict[str, Any] = request(control, "export", table=table)
+    return json.loads(json.dumps(rec))
