@@ -110,22 +110,34 @@ for _r in range(NRANKS):
         _p = Play(pc.codes(_m << (4 * _r)))
         _PLAY[_r][_m] = _p
         PLAY_INFO[_p] = PlayInfo(_r, _m << (4 * _r), POPCOUNT4[_m], _p)
+_BY_ID: dict[int, PlayInfo] = {id(i.play): i for i in PLAY_INFO.values()}
 # _LEADS[r][m]: every play from suit mask m of rank r; _FOLLOWS[r][m][n]: those of n cards.
 _LEADS: list[list[tuple[Play, ...]]] = [
     [tuple(_PLAY[r][s] for s in _submasks(m)) for m in range(16)] for r in range(NRANKS)  # type: ignore[misc]
 ]
-_FOLLOWS: list[list[list[tuple[Play, ...]]]] = [
-    [[tuple(p for p in _LEADS[r][m] if PLAY_INFO[p].size == n) for n in range(5)]
-     for m in range(16)]
-    for r in range(NRANKS)
-]
-# Flat tables indexed by rank * 16 + suit mask (and * 4 + count - 1): the hot path of
-# legal_actions is one index per rank held. _LEADS_FLAT lists a rank's plays strongest first
-# because legal_actions walks ranks downwards and reverses the whole list once.
-_LEADS_FLAT: list[tuple[Play, ...]] = [_LEADS[r][m][::-1] for r in range(NRANKS) for m in range(16)]
-_FOLLOWS_FLAT: list[tuple[Play, ...]] = [
-    _FOLLOWS[r][m][n] for r in range(NRANKS) for m in range(16) for n in range(1, 5)
-]
+# Byte tables: a hand mask read a byte (two ranks) at a time. _LEAD_BYTES[c][b] lists every
+# play of ranks 2c and 2c+1 whose suits are in byte b, weakest first; _FOLLOW_UP[n][c][b]
+# those of n cards in the same order, _FOLLOW_DOWN[n][c][b] the stronger rank first (for the
+# reversed order). legal_actions is then seven lookups and a tuple concatenation.
+def _byte_table(size: int | None, down: bool) -> list[list[tuple[Play, ...]]]:
+    table = []
+    for c in range(7):
+        row = []
+        for b in range(256):
+            ranks = [(2 * c, b & 15), (2 * c + 1, b >> 4)]
+            if down:
+                ranks.reverse()
+            row.append(tuple(p for r, m in ranks if r < NRANKS
+                             for p in _LEADS[r][m] if size is None or PLAY_INFO[p].size == size))
+        table.append(row)
+    return table
+
+
+_LEAD_BYTES = _byte_table(None, False)
+_FOLLOW_UP = [_byte_table(n, False) if n else [] for n in range(5)]
+_FOLLOW_DOWN = [_byte_table(n, True) if n else [] for n in range(5)]
+_PASS_ONLY = (PASS,)
+_tuple_new = tuple.__new__  # builds a State without NamedTuple's keyword wrapper (hot path)
 
 
 def stronger_ranks(top: int, reversed_order: bool) -> range:
@@ -167,13 +179,41 @@ class State(NamedTuple):
     legs: tuple[Leg, ...]  # this round's exchange
 
 
-def _next_in(mask: int, seat: int, players: int) -> int:
+def _next_table(players: int) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for mask in range(1 << players):
+        row = []
+        for seat in range(players):
+            later = [(seat + i) % players for i in range(1, players + 1)]
+            row.append(next((s for s in later if mask >> s & 1), -1))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+MAX_PLAYERS = 6
+# NEXT[players][mask][seat]: the first seat after ``seat`` clockwise whose bit is in ``mask``.
+NEXT = tuple(_next_table(n) for n in range(MAX_PLAYERS + 1))
+
+
+def next_in(mask: int, seat: int, players: int) -> int:
     """The first seat after ``seat`` (clockwise) whose bit is in ``mask`` (must be non-empty)."""
-    for i in range(1, players + 1):
-        s = (seat + i) % players
-        if mask >> s & 1:
-            return s
-    raise AssertionError("no seat in mask")
+    s = NEXT[players][mask][seat]
+    if s < 0:
+        raise AssertionError("no seat in mask")
+    return s
+
+
+def _next_turn(n: int, out: int, passed: int, last: int, seat: int) -> tuple[int, int]:
+    """Who acts after ``seat``, and the passes, when ``last`` made the top play.
+
+    The next seat clockwise that is neither out nor passed nor ``last``; if there is none,
+    ``last`` has won the trick and leads (or, if it has finished, the next active seat): the
+    result is then ``~leader`` with the passes cleared."""
+    everyone = (1 << n) - 1
+    contenders = everyone & ~out & ~passed & ~(1 << last)
+    if contenders:
+        return NEXT[n][contenders][seat], passed
+    return ~(NEXT[n][everyone & ~out][last] if out >> last & 1 else last), 0
 
 
 def split_hidden(pool: int, sizes: Mapping[int, int], rng: random.Random) -> dict[int, int]:
@@ -284,36 +324,25 @@ class PresidentGame(Game[State]):
         if state.phase == PLAY:
             if seat != state.turn:
                 return ()
-            hand = state.hands[seat]
-            out: list[Any] = []
+            h = state.hands[seat]
             if not state.trick:
-                # Visit only the ranks held: clear each rank's nibble once it is listed.
-                while hand:
-                    r = (hand.bit_length() - 1) >> 2
-                    out.extend(_LEADS_FLAT[(r << 4) | ((hand >> (r << 2)) & 15)])
-                    hand &= ~(15 << (r << 2))
-                out.reverse()  # weakest rank first, fewest cards first within a rank
-                return tuple(out)
+                t8 = _LEAD_BYTES
+                return (t8[0][h & 255] + t8[1][h >> 8 & 255] + t8[2][h >> 16 & 255]
+                        + t8[3][h >> 24 & 255] + t8[4][h >> 32 & 255] + t8[5][h >> 40 & 255]
+                        + t8[6][h >> 48])
             top = state.trick[-1][1]
-            n = top.size
             t = top.rank
-            if state.reversed:  # lower ranks beat t: walk down from t - 1
-                h = hand & ((1 << (t << 2)) - 1)
-                while h:
-                    r = (h.bit_length() - 1) >> 2
-                    out.extend(_FOLLOWS_FLAT[(((r << 4) | ((h >> (r << 2)) & 15)) << 2) | (n - 1)])
-                    h &= ~(15 << (r << 2))
-            else:
-                h = hand >> ((t + 1) << 2)
-                r = t + 1
-                while h:
-                    m = h & 15
-                    if m:
-                        out.extend(_FOLLOWS_FLAT[(((r << 4) | m) << 2) | (n - 1)])
-                    h >>= 4
-                    r += 1
-            out.append(PASS)
-            return tuple(out)
+            if state.reversed:  # only ranks below t beat it; strongest of them last
+                h &= (1 << (t << 2)) - 1
+                t8 = _FOLLOW_DOWN[top.size]
+                return (t8[6][h >> 48] + t8[5][h >> 40 & 255] + t8[4][h >> 32 & 255]
+                        + t8[3][h >> 24 & 255] + t8[2][h >> 16 & 255] + t8[1][h >> 8 & 255]
+                        + t8[0][h & 255] + _PASS_ONLY)
+            h &= ~((1 << ((t + 1) << 2)) - 1)
+            t8 = _FOLLOW_UP[top.size]
+            return (t8[0][h & 255] + t8[1][h >> 8 & 255] + t8[2][h >> 16 & 255]
+                    + t8[3][h >> 24 & 255] + t8[4][h >> 32 & 255] + t8[5][h >> 40 & 255]
+                    + t8[6][h >> 48] + _PASS_ONLY)
         if state.phase == EXCHANGE:
             for leg in state.legs:
                 if leg.receiver == seat and leg.back < 0:
@@ -339,10 +368,12 @@ class PresidentGame(Game[State]):
         raise IllegalAction(errors.CHANCE_PENDING, "the deal comes first")
 
     def _play(self, state: State, seat: int, action: Play) -> State:
-        try:
-            info = PLAY_INFO.get(action)
-        except TypeError:  # cards not a tuple: only possible when built by hand, not decoded
-            info = None
+        info = _BY_ID.get(id(action))  # the shared instances legal_actions hands out
+        if info is None or info.play is not action:
+            try:
+                info = PLAY_INFO.get(action)
+            except TypeError:  # cards not a tuple: only when built by hand, never decoded
+                info = None
         if info is None:
             self._explain_bad_play(action)
         rank, mask, count, _play = info
@@ -368,17 +399,13 @@ class PresidentGame(Game[State]):
             places = (*places, seat)
             if len(places) == n - 1:
                 return self._end_round(state, hands, trick, reversed_order, out, places, played)
-        everyone = (1 << n) - 1
-        contenders = everyone & ~out & ~state.passed & ~(1 << seat)
-        passed = state.passed
-        if contenders:
-            turn = _next_in(contenders, seat, n)
-        else:  # nobody left to answer: the trick is won and cleared
-            trick, passed = (), 0
-            turn = seat if hand else _next_in(everyone & ~out, seat, n)
-        return State(n, state.revolution, state.rounds, state.seed, state.chances, state.round,
-                     PLAY, hands, turn, trick, passed, reversed_order, out, places, played,
-                     state.totals, state.round_points, state.previous, state.legs)
+        turn, passed = _next_turn(n, out, state.passed, seat, seat)
+        if turn < 0:  # nobody left to answer: the trick is won and cleared
+            turn, trick = ~turn, ()
+        return _tuple_new(State, (
+            n, state.revolution, state.rounds, state.seed, state.chances, state.round, PLAY,
+            hands, turn, trick, passed, reversed_order, out, places, played, state.totals,
+            state.round_points, state.previous, state.legs))
 
     def _pass(self, state: State, seat: int) -> State:
         trick = state.trick
@@ -386,19 +413,14 @@ class PresidentGame(Game[State]):
             raise IllegalAction(LEADER_MUST_PLAY, "the leader must play")
         n = state.players
         passed = state.passed | (1 << seat)
-        winner = trick[-1][0]
-        everyone = (1 << n) - 1
-        contenders = everyone & ~state.out & ~passed & ~(1 << winner)
-        if contenders:
-            turn = _next_in(contenders, seat, n)
-        else:
-            trick, passed = (), 0
-            turn = winner if not state.out >> winner & 1 else _next_in(
-                everyone & ~state.out, winner, n)
-        return State(n, state.revolution, state.rounds, state.seed, state.chances, state.round,
-                     PLAY, state.hands, turn, trick, passed, state.reversed, state.out,
-                     state.places, state.played, state.totals, state.round_points,
-                     state.previous, state.legs)
+        out = state.out
+        turn, passed = _next_turn(n, out, passed, trick[-1][0], seat)
+        if turn < 0:
+            turn, trick = ~turn, ()
+        return _tuple_new(State, (
+            n, state.revolution, state.rounds, state.seed, state.chances, state.round, PLAY,
+            state.hands, turn, trick, passed, state.reversed, out, state.places, state.played,
+            state.totals, state.round_points, state.previous, state.legs))
 
     def _end_round(self, state: State, hands: tuple[int, ...],
                    trick: tuple[tuple[int, PlayInfo], ...],
