@@ -223,8 +223,17 @@ class TableCore:
     def chance_pending(self) -> bool:
         return self.status == "playing" and self.match.chance_pending()
 
+    def attended(self) -> bool:
+        """Somebody is at the table: a person seated (even away) or a spectator watching."""
+        return bool(self.watchers) or any(s.occupant is not None for s in self.seats)
+
     def ai_turns(self) -> list[int]:
-        """Seats the AI must move now (AI seats and covered people)."""
+        """Seats the AI must move now (AI seats and covered people).
+
+        An unattended table waits: computer players do not play on alone for nobody.
+        """
+        if not self.attended():
+            return []
         return [s for s in self.to_act() if self.seats[s].ai_plays]
 
     def human_turns(self) -> list[int]:

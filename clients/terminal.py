@@ -1,0 +1,298 @@
+"""``tablebox play``: play at a table from a terminal (or any line-based stdin/stdout).
+
+Shows the table (seats, whose turn it is, your view) each time it changes and, on your
+turn, the numbered legal actions the host sent; you type a number. It never works out what
+is legal itself (the host's ``legal`` list is the only menu). On a dropped link it
+reconnects and resumes the seat with its token, as after a box restart. The token is kept
+in memory only and never printed.
+
+Commands at the prompt: a number plays that action; ``r`` asks for a rematch once the game
+is over; ``leave`` gives the seat back to the AI and quits; ``q`` (or end of input) quits,
+leaving the seat to be covered by the AI after the grace period.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sys
+from typing import Any, TextIO
+
+import trio
+
+from clients.client import Client, ClientError, Disconnected, Refused, connect
+from hostd.protocol.messages import Notice, State
+
+_CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RECONNECT_SECONDS = 60.0
+
+
+class TerminalError(Exception):
+    """A one-line reason the client cannot go on (shown without a traceback)."""
+
+
+class Screen:
+    def __init__(self, out: TextIO, *, symbols: bool) -> None:
+        self.out = out
+        self.symbols = symbols
+
+    def say(self, text: str = "", end: str = "\n") -> None:
+        self.out.write(text + end)
+        self.out.flush()
+
+    # -- formatting values the host sent (generic: any game) ------------------------------------
+    def card(self, code: str) -> str:
+        if self.symbols and _CARD.match(code):
+            rank = "10" if code[0] == "T" else code[0]
+            return rank + _SUITS[code[1]]
+        return code
+
+    def value(self, v: Any) -> str:
+        if isinstance(v, str):
+            return self.card(v)
+        if isinstance(v, bool) or v is None:
+            return json.dumps(v)
+        if isinstance(v, int | float):
+            return str(v)
+        if isinstance(v, list):
+            return "[" + " ".join(self.value(x) for x in v) + "]" if v else "-"
+        if isinstance(v, dict):
+            fields = " ".join(f"{k}={self.value(x)}" for k, x in v.items() if k != "type")
+            kind = str(v.get("type", ""))
+            return f"{kind}({fields})" if kind else fields
+        return str(v)
+
+    def action(self, a: dict[str, Any]) -> str:
+        fields = [f"{k}={self.value(v)}" for k, v in a.items() if k != "type"]
+        return " ".join([str(a.get("type", "?")).replace("_", " "), *fields])
+
+    def view_lines(self, view: dict[str, Any]) -> list[str]:
+        lines = []
+        for k, v in view.items():
+            if k == "type":
+                continue
+            if isinstance(v, list) and v and all(isinstance(r, list) for r in v) and len(v) > 4:
+                lines.append(f"  {k}:")  # a grid (a board)
+                lines += ["    " + " ".join(f"{self.value(c):>3}" for c in row) for row in v]
+            else:
+                lines.append(f"  {k}: {self.value(v)}")
+        return lines
+
+    def state(self, s: State, me: int | None) -> None:
+        self.say("")
+        self.say(f"== {s.name} ({s.game}, code {s.code}) version {s.version} [{s.status}]")
+        for seat in s.seats:
+            who = seat.name or f"AI {seat.level}"
+            tags = []
+            if seat.seat == me:
+                tags.append("you")
+            if seat.controller == "human" and not seat.connected:
+                tags.append("away, AI covers" if seat.covered else "away")
+            turn = ">" if seat.seat in s.to_act else " "
+            extra = f" ({', '.join(tags)})" if tags else ""
+            self.say(f" {turn} seat {seat.seat} team {seat.team}: {who}{extra}")
+        for line in self.view_lines(s.view):
+            self.say(line)
+        if s.outcome is not None:
+            self.say("game over: " + self.value(s.outcome))
+
+    def menu(self, s: State) -> None:
+        for i, a in enumerate(s.legal, 1):
+            self.say(f"  {i:>3}. {self.action(a)}")
+        deadline = f" ({s.deadline:.0f} s left)" if s.deadline is not None else ""
+        self.say(f"your move [1-{len(s.legal)}]{deadline}: ", end="")
+
+    def notice(self, n: Notice) -> None:
+        args = ", ".join(f"{k} {v}" for k, v in n.text.args.items())
+        self.say(f"* {n.text.key.removeprefix('notice.').replace('_', ' ')}"
+                 + (f" ({args})" if args else ""))
+
+
+async def _lines(send: trio.MemorySendChannel[str | None], inp: TextIO) -> None:
+    async with send:
+        while True:
+            line = await trio.to_thread.run_sync(inp.readline, abandon_on_cancel=True)
+            if not line:
+                await send.send(None)
+                return
+            await send.send(line.strip())
+
+
+class Player:
+    def __init__(self, screen: Screen, lines: trio.MemoryReceiveChannel[str | None]) -> None:
+        self.screen = screen
+        self.lines = lines
+        self.token: str | None = None
+        self.table: str | None = None
+        self.seat: int | None = None
+
+    async def ask(self, prompt: str) -> str:
+        self.screen.say(prompt, end="")
+        line = await self.lines.receive()
+        if line is None:
+            raise TerminalError("end of input")
+        return line
+
+    async def choose_table(self, c: Client) -> str:
+        tables = await c.list_tables()
+        if not tables:
+            raise TerminalError("no tables on this box (create one: tablebox tables new GAME)")
+        for i, t in enumerate(tables, 1):
+            self.screen.say(f"  {i}. {t.name} ({t.game}) code {t.code}: "
+                            f"{t.free_seats} of {t.players} seats free [{t.status}]")
+        while True:
+            answer = await self.ask(f"table [1-{len(tables)}]: ")
+            if answer.isdigit() and 1 <= int(answer) <= len(tables):
+                return tables[int(answer) - 1].code
+
+    async def start(self, c: Client, code: str | None, name: str | None, seat: int | None,
+                    spectate: bool) -> None:
+        if self.token is not None:
+            joined = await c.resume(self.token)
+            self.screen.say(f"* back at seat {joined.seat}")
+            return
+        if code is None:
+            code = await self.choose_table(c)
+        if spectate:
+            state = await c.spectate(code)
+            self.table = state.table
+            return
+        while not name:
+            name = (await self.ask("your name: ")).strip()
+        try:
+            joined = await c.join(code, name, seat)
+        except Refused as e:
+            raise TerminalError(f"cannot join table {code}: {e.code.replace('_', ' ')}") from None
+        self.token, self.table, self.seat = joined.token, joined.table, joined.seat
+        self.screen.say(f"* you sit at seat {joined.seat}")
+
+    async def session(self, c: Client) -> int:
+        """Play until the player quits (0) or the table closes (0); raises Disconnected."""
+        assert self.table is not None
+        table = self.table
+        shown: tuple[int, Any] | None = None
+        prompted = False
+        seen_notices = len(c.notices)
+        while True:
+            for n in c.notices[seen_notices:]:
+                if n.table == table:
+                    self.screen.notice(n)
+                    if n.text.key in ("notice.table_closed", "notice.kicked",
+                                      "notice.taken_over"):
+                        return 0
+            seen_notices = len(c.notices)
+            if c.closed is not None:
+                raise c.closed
+            s = c.states.get(table)
+            if s is not None and (s.version, s.seats) != shown:
+                shown = (s.version, s.seats)
+                self.screen.state(s, self.seat)
+                prompted = False
+                if s.legal:
+                    self.screen.menu(s)
+                    prompted = True
+                elif s.status == "finished" and self.seat is not None:
+                    self.screen.say("type r for a rematch, q to quit: ", end="")
+                    prompted = True
+            # Wait for whichever comes first: a line typed, or a message from the host.
+            # (No await since the checks above, so no message can have slipped in between.)
+            line: str | bool | None = False
+            async with trio.open_nursery() as waiter:
+                async def take_line() -> None:
+                    nonlocal line
+                    line = await self.lines.receive()
+                    waiter.cancel_scope.cancel()
+
+                async def take_change() -> None:
+                    with contextlib.suppress(Disconnected):
+                        await c.changed()
+                    waiter.cancel_scope.cancel()
+
+                waiter.start_soon(take_line)
+                waiter.start_soon(take_change)
+            if line is False:
+                continue
+            if line is None or line == "q":
+                return 0
+            assert isinstance(line, str)
+            if line == "leave" and self.seat is not None:
+                await c.leave(table)
+                self.token = None
+                return 0
+            s = c.states.get(table)
+            if s is None:
+                continue
+            if line == "r" and s.status == "finished":
+                try:
+                    reply = await c.rematch(table)
+                except Refused as e:
+                    self.screen.say(f"refused: {e.code.replace('_', ' ')}")
+                else:
+                    if isinstance(reply, Notice):
+                        self.screen.say("* waiting for the others to agree")
+                continue
+            if line.isdigit() and s.legal and 1 <= int(line) <= len(s.legal):
+                try:
+                    await c.intent(table, s.version, s.legal[int(line) - 1], seat=self.seat)
+                except Refused as e:
+                    self.screen.say(f"refused: {e.code.replace('_', ' ')}")
+                    shown = None  # show the table and the menu again
+                continue
+            if prompted and s.legal:
+                self.screen.say(f"type a number from 1 to {len(s.legal)}: ", end="")
+
+
+async def play(host: str, port: int, *, code: str | None = None, name: str | None = None,
+               seat: int | None = None, spectate: bool = False, inp: TextIO | None = None,
+               out: TextIO | None = None) -> int:
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
+    encoding = (getattr(out, "encoding", "") or "").lower()
+    screen = Screen(out, symbols=encoding.replace("-", "") == "utf8")
+    send, recv = trio.open_memory_channel[str | None](16)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_lines, send, inp)
+        player = Player(screen, recv)
+        try:
+            result = await _play_reconnecting(player, host, port, code, name, seat, spectate)
+        finally:
+            nursery.cancel_scope.cancel()
+    return result
+
+
+async def _play_reconnecting(player: Player, host: str, port: int, code: str | None,
+                             name: str | None, seat: int | None, spectate: bool) -> int:
+    give_up: float | None = None
+    while True:
+        try:
+            async with connect(host, port, client="tablebox-terminal") as c:
+                await player.start(c, code, name, seat, spectate)
+                give_up = None
+                return await player.session(c)
+        except Disconnected as e:
+            if player.table is None or (player.token is None and not spectate):
+                raise TerminalError(str(e)) from None
+            now = trio.current_time()
+            give_up = give_up or now + RECONNECT_SECONDS
+            if now > give_up:
+                raise TerminalError(f"lost the box: {e}") from None
+            player.screen.say("* connection lost; reconnecting...")
+            await trio.sleep(1.0)
+            if spectate:
+                code = player.table
+        except Refused as e:
+            raise TerminalError(f"the box refused: {e.code.replace('_', ' ')}") from None
+        except ClientError as e:
+            raise TerminalError(str(e)) from None
+
+
+def run(host: str, port: int, *, code: str | None = None, name: str | None = None,
+        seat: int | None = None, spectate: bool = False) -> int:
+    """The CLI's entry point: 0 when the player is done."""
+    try:
+        return trio.run(lambda: play(host, port, code=code, name=name, seat=seat,
+                                     spectate=spectate))
+    except KeyboardInterrupt:
+        return 130
