@@ -127,8 +127,8 @@ def weakest_give(view: PresidentView, legal: Sequence[Any]) -> Any:
 
 
 def thoughtful_give(view: PresidentView, legal: Sequence[Any]) -> Any:
-    """Give back weak cards, preferring odd singles to breaking pairs; never 2s or fours
-    unless nothing else is left."""
+    """Give back weak cards, preferring odd singles (a group fewer to play) to breaking
+    pairs; never 2s or fours unless nothing else is left."""
     count = len(legal[0].cards)
     hand = list(view.hand)
     counts = rank_counts(hand)
@@ -137,7 +137,7 @@ def thoughtful_give(view: PresidentView, legal: Sequence[Any]) -> Any:
         def cost(code: str) -> tuple[int, int]:
             r = RANK_OF[code[0]]
             keep = 100 if (r == TWO or counts[r] == 4) else 0
-            return keep + r + 3 * (counts[r] - 1), CODES.index(code)
+            return keep + r + 5 * (counts[r] - 1), CODES.index(code)
         pick = min((c for c in hand if c not in chosen), key=cost)
         chosen.append(pick)
         counts[RANK_OF[pick[0]]] -= 1
