@@ -1,0 +1,617 @@
+// The shell of the web client: lobby, join, seats, turn and timer, connection state, settings,
+// results and rematch, reconnection, announcements. Each game's board is drawn by its
+// renderer module (games/<id>.js), which gets the view and the legal actions the host sent.
+//
+// The client never decides what is legal: every intent it sends is one of the `legal`
+// actions of the latest state, sent back exactly as received, with that state's version.
+
+import { button, h, replace } from "./dom.js";
+import { LANGS, language, list, setLanguage, t, text } from "./i18n.js";
+import { Link } from "./net.js";
+import * as settingsStore from "./settings.js";
+import * as sound from "./sound.js";
+
+const RENDERERS = {
+  sequence: () => import("./games/sequence.js"),
+  euchre: () => import("./games/euchre.js"),
+  president: () => import("./games/president.js"),
+};
+const renderers = {};
+
+const SEATS_KEY = "tablebox.seats"; // {tableId: {token, code, name}}
+const CURRENT_KEY = "tablebox.current"; // the table this browser is seated at
+const WATCH_KEY = "tablebox.watching"; // the table this browser is watching
+const NAME_KEY = "tablebox.name";
+// Bye reasons after which reconnecting by ourselves cannot help: the page must be reloaded.
+const FINAL_BYE = /unsupported_protocol/;
+
+const S = {
+  settings: settingsStore.load(),
+  conn: "connecting",
+  welcome: null,
+  tables: null,
+  table: null, // the table id shown
+  seat: null,
+  state: null,
+  prev: null,
+  pending: false,
+  requests: new Map(), // id -> what it was for
+  takenOver: null, // the notice Text when another tab took the seat
+  fatal: null, // a bye after which only a reload helps
+  rematchAsked: false,
+  deadlineAt: null,
+  ui: {}, // per-game scratch state (selections), reset when the table changes
+  announced: "",
+  lobbyError: null,
+  pendingJoin: null,
+  joinCode: new URLSearchParams(location.search).get("code") || "",
+};
+
+const $ = (id) => document.getElementById(id);
+
+// -- storage -------------------------------------------------------------------------------------
+function seats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}"); } catch { return {}; }
+}
+function remember(table, entry) {
+  const all = seats();
+  all[table] = { ...(all[table] || {}), ...entry };
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  localStorage.setItem(CURRENT_KEY, table);
+  localStorage.removeItem(WATCH_KEY);
+}
+function forget(table) {
+  const all = seats();
+  delete all[table];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  if (localStorage.getItem(CURRENT_KEY) === table) localStorage.removeItem(CURRENT_KEY);
+}
+
+// -- the link -------------------------------------------------------------------------------------
+const link = new Link({
+  onOpen: () => request({ type: "hello", protocol: 1, client: "web", lang: language() }, "hello"),
+  onMessage: (msg) => receive(msg),
+  onStatus: (status) => {
+    S.conn = status;
+    renderConn();
+    renderOverlay();
+  },
+});
+
+function request(msg, purpose) {
+  const id = link.send(msg);
+  if (id !== null) S.requests.set(id, purpose);
+  return id;
+}
+
+function afterWelcome() {
+  if (S.takenOver) return; // the seat is played elsewhere: only "Play here" takes it back
+  const current = localStorage.getItem(CURRENT_KEY);
+  const entry = current ? seats()[current] : null;
+  if (entry && entry.token) {
+    request({ type: "resume", token: entry.token }, { resume: current });
+    return;
+  }
+  const watching = localStorage.getItem(WATCH_KEY);
+  if (watching) {
+    request({ type: "spectate", table: watching }, { watch: watching });
+    return;
+  }
+  request({ type: "list_tables" }, "tables");
+}
+
+function receive(msg) {
+  const purpose = msg.re != null ? S.requests.get(msg.re) : undefined;
+  if (msg.re != null) S.requests.delete(msg.re);
+  switch (msg.type) {
+    case "welcome":
+      S.welcome = msg;
+      link.pingAfter = (msg.ping_after || 5) * 1000;
+      link.deadAfter = (msg.dead_after || 25) * 1000;
+      afterWelcome();
+      break;
+    case "tables":
+      S.tables = msg.tables;
+      if (!S.table) render();
+      break;
+    case "joined":
+      remember(msg.table, { token: msg.token, seat: msg.seat, ...(S.pendingJoin || {}) });
+      S.pendingJoin = null;
+      if (S.table !== msg.table) S.ui = {};
+      S.table = msg.table;
+      S.seat = msg.seat;
+      break;
+    case "state":
+      onState(msg);
+      break;
+    case "rejected":
+      onRejected(msg, purpose);
+      break;
+    case "notice":
+      onNotice(msg);
+      break;
+    case "bye":
+      onBye(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function onState(msg) {
+  if (S.table && msg.table !== S.table) return;
+  if (!S.table) {
+    S.table = msg.table;
+    S.ui = {};
+  }
+  S.prev = S.state;
+  S.state = msg;
+  S.seat = msg.seat;
+  S.pending = false;
+  S.deadlineAt = msg.deadline != null ? Date.now() + msg.deadline * 1000 : null;
+  if (!msg.outcome) S.rematchAsked = false;
+  settingsStore.apply(S.settings, msg.ai_speed ?? 1);
+  const entry = seats()[msg.table];
+  if (entry && msg.code && entry.code !== msg.code) remember(msg.table, { code: msg.code });
+  loadRenderer(msg.game).then(() => {
+    render();
+    announceState();
+  });
+}
+
+function onRejected(msg, purpose) {
+  S.pending = false;
+  const lost = ["bad_token", "unknown_table", "table_closed", "not_seated"];
+  if (purpose && purpose.resume && lost.includes(msg.code)) {
+    forget(purpose.resume);
+    S.table = null;
+    S.state = null;
+    request({ type: "list_tables" }, "tables");
+    render();
+    return;
+  }
+  if (purpose && purpose.watch) {
+    localStorage.removeItem(WATCH_KEY);
+    S.table = null;
+    request({ type: "list_tables" }, "tables");
+  }
+  const message = msg.message ? serverText(msg.message) : t(`error.${msg.code}`);
+  if (purpose && purpose.join) {
+    S.lobbyError = message;
+    render();
+    return;
+  }
+  if (msg.code === "stale_version") return; // the newer state is on its way
+  toast(message, "error");
+  announce(message, true);
+  render();
+}
+
+// Server text names seats by number; say the name the table shows instead.
+function serverText(msg) {
+  const args = { ...(msg.args || {}) };
+  if (typeof args.seat === "number" && !args.name) args.name = seatName(args.seat);
+  return text({ key: msg.key, args });
+}
+
+function onNotice(msg) {
+  if (msg.table != null && msg.table !== S.table) return;
+  const key = msg.text.key;
+  const mine = msg.text.args && msg.text.args.seat === S.seat && S.seat != null;
+  const message = serverText(msg.text);
+  if (key === "notice.taken_over" && mine) {
+    // Another tab (or device) resumed this seat: stay put until the player asks to play here.
+    S.takenOver = msg.text;
+    renderOverlay();
+    return;
+  }
+  if ((key === "notice.kicked" || key === "notice.left") && mine) {
+    forget(S.table);
+    S.table = null;
+    S.state = null;
+    S.prev = null;
+    S.lobbyError = key === "notice.kicked" ? message : null;
+    request({ type: "list_tables" }, "tables");
+    render();
+    return;
+  }
+  toast(message, "info");
+  announce(message);
+}
+
+function onBye(msg) {
+  const reason = msg.reason || { key: "bye.unknown", args: {} };
+  if (FINAL_BYE.test(reason.key)) {
+    S.fatal = reason;
+    link.stop();
+  } else {
+    toast(serverText(reason), "info");
+  }
+  renderOverlay();
+}
+
+// -- actions --------------------------------------------------------------------------------------
+function act(action) {
+  if (!S.state || S.pending || !link.open) return;
+  sound.unlock();
+  S.pending = true;
+  request({ type: "intent", table: S.state.table, version: S.state.version, action }, "intent");
+  render();
+}
+
+function join(code, name, seat) {
+  code = code.trim().toUpperCase();
+  name = name.trim();
+  if (!code || !name) {
+    S.lobbyError = t(!code ? "lobby.need_code" : "lobby.need_name");
+    render();
+    return;
+  }
+  sound.unlock();
+  localStorage.setItem(NAME_KEY, name);
+  S.lobbyError = null;
+  const msg = { type: "join", code, name };
+  if (seat !== "" && seat != null) msg.seat = Number(seat);
+  S.pendingJoin = { code, name };
+  request(msg, { join: code });
+}
+
+function watch(tableId) {
+  localStorage.setItem(WATCH_KEY, tableId);
+  localStorage.removeItem(CURRENT_KEY);
+  S.ui = {};
+  S.table = tableId;
+  request({ type: "spectate", table: tableId }, { watch: tableId });
+}
+
+function leave() {
+  if (!S.state) return;
+  if (S.seat != null) request({ type: "leave", table: S.state.table }, "leave");
+  forget(S.state.table);
+  localStorage.removeItem(WATCH_KEY);
+  S.table = null;
+  S.state = null;
+  S.prev = null;
+  S.ui = {};
+  history.replaceState(null, "", location.pathname);
+  S.joinCode = "";
+  if (link.open) request({ type: "list_tables" }, "tables");
+  render();
+}
+
+function rematch() {
+  if (!S.state) return;
+  S.rematchAsked = true;
+  request({ type: "rematch", table: S.state.table }, "rematch");
+  render();
+}
+
+// -- rendering: chrome ------------------------------------------------------------------------
+function renderConn() {
+  const el = $("conn");
+  el.dataset.state = S.conn;
+  const key = { open: "conn.online", connecting: "conn.connecting", reconnecting: "conn.reconnecting",
+    closed: "conn.offline" }[S.conn];
+  el.querySelector(".label").textContent = t(key);
+}
+
+function renderOverlay() {
+  const el = $("overlay");
+  let body = null;
+  if (S.fatal) {
+    body = [
+      h("p", { id: "overlay-text" }, serverText(S.fatal)),
+      button(t("overlay.reload"), () => location.reload(), { class: "primary", "data-key": "reload" }),
+    ];
+  } else if (S.takenOver) {
+    body = [
+      h("p", { id: "overlay-text" }, serverText(S.takenOver)),
+      button(t("overlay.play_here"), playHere,
+        { class: "primary", "data-key": "play-here" }),
+    ];
+  } else if (S.conn !== "open" && S.table) {
+    body = [h("div", { class: "spinner", "aria-hidden": "true" }),
+      h("p", { id: "overlay-text" }, t("overlay.reconnecting"))];
+  }
+  if (!body) {
+    el.hidden = true;
+    el.replaceChildren();
+    return;
+  }
+  el.hidden = false;
+  el.setAttribute("role", S.takenOver || S.fatal ? "alertdialog" : "status");
+  el.setAttribute("aria-labelledby", "overlay-text");
+  replace(el, h("div", { class: "overlay-box" }, body));
+  const b = el.querySelector("button");
+  if (b) b.focus();
+}
+
+function playHere() {
+  S.takenOver = null;
+  if (link.open) afterWelcome();
+  else link.resume();
+  renderOverlay();
+}
+
+let toastTimer = null;
+function toast(message, kind = "info") {
+  const el = $("toast");
+  el.textContent = message;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+function announce(message, urgent = false) {
+  const el = $(urgent ? "live-assertive" : "live-polite");
+  el.textContent = "";
+  // A fresh text node in a later frame makes screen readers speak a repeated phrase too.
+  requestAnimationFrame(() => { el.textContent = message; });
+}
+
+function seatName(i) {
+  const s = S.state && S.state.seats.find((x) => x.seat === i);
+  if (!s) return t("table.seat_n", { n: i + 1 });
+  return s.name || t("table.seat_n", { n: i + 1 });
+}
+
+function myTurn() {
+  return !!(S.state && S.seat != null && S.state.to_act.includes(S.seat) && S.state.legal.length);
+}
+
+function announceState() {
+  const st = S.state;
+  const r = renderers[st.game];
+  const last = r && r.describeLast ? r.describeLast(context()) : "";
+  const wasMine = S.prev && S.prev.table === st.table && S.seat != null && S.prev.to_act.includes(S.seat);
+  if (last && last !== S.announced) {
+    S.announced = last;
+    announce(last);
+  }
+  if (st.outcome && !(S.prev && S.prev.outcome)) {
+    announce(t("results.heading"), true);
+    sound.play("end", S.settings.sound);
+  } else if (myTurn() && !wasMine) {
+    announce(t("table.your_turn"), true);
+    sound.play("turn", S.settings.sound);
+  } else if (S.prev && S.prev.version !== st.version) {
+    sound.play("move", S.settings.sound);
+  }
+}
+
+function context() {
+  const st = S.state;
+  return {
+    state: st, view: st.view, legal: st.legal, seat: S.seat, game: st.game,
+    myTurn: myTurn(), busy: S.pending || S.conn !== "open", seats: st.seats,
+    prev: S.prev && S.prev.table === st.table ? S.prev : null,
+    name: seatName, act, ui: S.ui, rerender: render,
+  };
+}
+
+async function loadRenderer(game) {
+  if (renderers[game] || !RENDERERS[game]) return;
+  renderers[game] = await RENDERERS[game]();
+}
+
+// -- rendering: screens -----------------------------------------------------------------------
+function render() {
+  $("title").textContent = S.state ? (S.state.name || t(`game.${S.state.game}`)) : t("app.title");
+  document.title = S.state ? `${$("title").textContent} · tablebox` : "tablebox";
+  $("settings-open").querySelector(".label").textContent = t("settings.heading");
+  renderConn();
+  renderOverlay();
+  const main = $("main");
+  if (S.state && S.table) replace(main, tableScreen());
+  else if (S.table) replace(main, h("p", { class: "loading" }, t("conn.connecting")));
+  else replace(main, lobbyScreen());
+}
+
+function lobbyScreen() {
+  const name = localStorage.getItem(NAME_KEY) || "";
+  const codeInput = h("input", {
+    id: "join-code", name: "code", value: S.joinCode, autocomplete: "off", autocapitalize: "characters",
+    spellcheck: "false", maxlength: "16", required: true, "data-key": "join-code",
+    "aria-describedby": S.lobbyError ? "join-error" : undefined,
+  });
+  const nameInput = h("input", {
+    id: "join-name", name: "name", value: name, autocomplete: "nickname", maxlength: "24",
+    required: true, "data-key": "join-name",
+  });
+  const known = (S.tables || []).find((x) => x.code.toUpperCase() === S.joinCode.toUpperCase());
+  const seatSelect = known ? h("select", { id: "join-seat", name: "seat", "data-key": "join-seat" },
+    h("option", { value: "" }, t("lobby.any_seat")),
+    known.seats.filter((s) => s.controller === "ai").map((s) =>
+      h("option", { value: String(s.seat) }, t("lobby.seat_option", { n: s.seat + 1, name: s.name || t("table.ai") })))) : null;
+  const form = h("form", {
+    class: "join card-panel", onsubmit: (e) => {
+      e.preventDefault();
+      S.joinCode = codeInput.value;
+      join(codeInput.value, nameInput.value, seatSelect ? seatSelect.value : "");
+    },
+  },
+  h("h2", null, S.joinCode ? t("lobby.join_code", { code: S.joinCode.toUpperCase() }) : t("lobby.heading")),
+  h("label", { for: "join-code" }, t("lobby.code")), codeInput,
+  h("label", { for: "join-name" }, t("lobby.name")), nameInput,
+  seatSelect ? [h("label", { for: "join-seat" }, t("lobby.choose_seat")), seatSelect] : null,
+  S.lobbyError ? h("p", { id: "join-error", class: "error", role: "alert" }, S.lobbyError) : null,
+  h("button", { type: "submit", class: "primary", "data-key": "join-submit", disabled: S.conn !== "open" },
+    t("lobby.join")));
+  codeInput.addEventListener("input", () => {
+    const before = !!known;
+    S.joinCode = codeInput.value;
+    const now = (S.tables || []).some((x) => x.code.toUpperCase() === S.joinCode.toUpperCase());
+    if (now !== before) render();
+  });
+  if (S.joinCode && !name) queueMicrotask(() => nameInput.focus());
+
+  const tables = S.tables;
+  const listing = h("section", { class: "tables card-panel", "aria-labelledby": "tables-title" },
+    h("div", { class: "row" },
+      h("h2", { id: "tables-title" }, t("lobby.tables")),
+      button(t("lobby.refresh"), () => request({ type: "list_tables" }, "tables"),
+        { class: "quiet", "data-key": "refresh", disabled: S.conn !== "open" })),
+    tables === null ? h("p", null, t("conn.connecting"))
+      : tables.length === 0 ? h("p", null, t("lobby.no_tables"))
+        : h("ul", { class: "table-list" }, tables.map(tableItem)));
+  return h("div", { class: "lobby" }, form, listing);
+}
+
+function tableItem(tb) {
+  const free = tb.free_seats;
+  return h("li", { class: "table-item" },
+    h("div", { class: "table-head" },
+      h("strong", null, tb.name || tb.title),
+      h("span", { class: "muted" }, ` ${t(`game.${tb.game}`)} · ${t("lobby.code_is", { code: tb.code })}`)),
+    h("div", { class: "muted" }, `${t(`lobby.status.${tb.status}`)} · ${t("lobby.free_seats", { n: free })}`),
+    h("div", { class: "row" },
+      tb.status === "playing" && free > 0 ? button(t("lobby.take_seat"), () => {
+        S.joinCode = tb.code;
+        render();
+        const n = $("join-name");
+        if (n.value.trim()) join(tb.code, n.value, "");
+        else n.focus();
+      }, { class: "primary", "data-key": `join-${tb.id}` }) : null,
+      button(t("lobby.watch"), () => watch(tb.id), { "data-key": `watch-${tb.id}` })));
+}
+
+function seatStrip(st) {
+  const r = renderers[st.game];
+  return h("ol", { class: "seats", "aria-label": t("table.seats") }, st.seats.map((s) => {
+    const acting = st.to_act.includes(s.seat) && !st.outcome;
+    const badges = [];
+    if (s.seat === S.seat) badges.push(h("span", { class: "badge you" }, t("table.you")));
+    if (s.controller === "ai") badges.push(h("span", { class: "badge ai" }, t("table.ai_level", { level: t(`level.${s.level}`) })));
+    else if (s.covered) badges.push(h("span", { class: "badge covered" }, t("table.covering")));
+    if (s.controller === "human" && !s.connected) badges.push(h("span", { class: "badge offline" }, `⚠ ${t("table.offline")}`));
+    const team = r && r.teamMark ? r.teamMark(s.team, context()) : null;
+    if (r && r.seatBadges) badges.push(...r.seatBadges(s.seat, context()));
+    const count = st.view.hand_counts ? st.view.hand_counts[s.seat] : null;
+    return h("li", { class: ["seat", acting && "acting", s.seat === S.seat && "mine"], "data-seat": String(s.seat) },
+      h("span", { class: "seat-name" }, acting ? h("span", { class: "turn-mark", "aria-label": t("table.to_play") }, "▶ ") : null,
+        team, s.name || t("table.seat_n", { n: s.seat + 1 })),
+      h("span", { class: "seat-info" }, badges,
+        count != null ? h("span", { class: "count" }, t("table.cards", { n: count })) : null,
+        acting && S.deadlineAt ? h("span", { class: "timer", "data-timer": "1" }, timerText()) : null));
+  }));
+}
+
+function timerText() {
+  const left = Math.max(0, Math.ceil((S.deadlineAt - Date.now()) / 1000));
+  return `⏱ ${t("table.seconds", { s: left })}`;
+}
+
+function statusLine(st) {
+  if (st.outcome) return t("results.heading");
+  if (S.seat == null) return t("table.spectating");
+  if (myTurn()) return t("table.your_turn");
+  if (st.to_act.length) return t("table.waiting", { name: list(st.to_act.map(seatName)) });
+  return t("table.between");
+}
+
+function tableScreen() {
+  const st = S.state;
+  const r = renderers[st.game];
+  const header = h("div", { class: "table-bar" },
+    h("p", { class: ["status", myTurn() && "mine"], id: "status" }, statusLine(st)),
+    h("div", { class: "row" },
+      st.code ? button(t("table.invite"), () => invite(st), { class: "quiet", "data-key": "invite" }) : null,
+      button(S.seat == null ? t("table.stop_watching") : t("table.leave"), () => {
+        if (S.seat == null || confirm(t("table.leave_confirm"))) leave();
+      }, { class: "quiet", "data-key": "leave" })));
+  const area = h("div", { class: ["game", `game-${st.game}`, S.pending && "busy"], id: "game" },
+    r ? r.render(context()) : h("p", null, t("table.unknown_game", { game: st.game })));
+  return h("div", { class: "table-screen" }, header, seatStrip(st), area,
+    st.outcome ? results(st) : null);
+}
+
+function results(st) {
+  const o = st.outcome;
+  const winners = o.winners.map(seatName);
+  const r = renderers[st.game];
+  const reason = o.reason ? t(o.reason) : "";
+  return h("section", { class: "results card-panel", role: "region", "aria-labelledby": "results-title" },
+    h("h2", { id: "results-title" }, t("results.heading")),
+    h("p", { class: "winners" }, o.draw || !winners.length ? t("results.draw")
+      : t(o.winners.includes(S.seat) ? "results.you_won" : "results.winners", { names: list(winners) })),
+    reason ? h("p", { class: "muted" }, reason) : null,
+    r && r.scoreTable ? r.scoreTable(context()) : h("table", { class: "scores" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.score")))),
+      h("tbody", null, o.scores.map((sc, i) => h("tr", { class: o.winners.includes(i) ? "won" : "" },
+        h("th", { scope: "row" }, seatName(i), o.winners.includes(i) ? ` 🏆` : ""), h("td", null, String(sc)))))),
+    h("div", { class: "row" },
+      S.seat != null ? button(S.rematchAsked ? t("results.rematch_asked") : t("results.rematch"), rematch,
+        { class: "primary", "data-key": "rematch", disabled: S.rematchAsked }) : null,
+      button(t("results.back"), leave, { "data-key": "back" })));
+}
+
+function invite(st) {
+  const dlg = h("dialog", { class: "invite", "aria-labelledby": "invite-title" },
+    h("h2", { id: "invite-title" }, t("table.invite_title", { code: st.code })),
+    h("img", { src: `qr.svg?code=${encodeURIComponent(st.code)}`, alt: t("table.qr_alt", { code: st.code }), width: "240", height: "240" }),
+    h("p", null, t("table.invite_text", { code: st.code })),
+    (S.welcome && S.welcome.join_urls && S.welcome.join_urls.length)
+      ? h("p", { class: "url", dir: "ltr" }, `${S.welcome.join_urls[0].replace(/\/$/, "")}/?code=${st.code}`) : null,
+    h("form", { method: "dialog" }, h("button", { class: "primary", "data-key": "invite-close" }, t("settings.close"))));
+  dlg.addEventListener("close", () => dlg.remove());
+  document.body.append(dlg);
+  dlg.showModal();
+}
+
+// -- settings ------------------------------------------------------------------------------------
+function renderSettings() {
+  const s = S.settings;
+  const dlg = $("settings");
+  const check = (key, label) => h("label", { class: "check" },
+    h("input", { type: "checkbox", checked: !!s[key], "data-key": `set-${key}`, onchange: (e) => update({ [key]: e.target.checked }) }),
+    h("span", null, label));
+  replace(dlg,
+    h("h2", { id: "settings-title" }, t("settings.heading")),
+    h("label", { for: "set-lang" }, t("settings.language")),
+    h("select", { id: "set-lang", "data-key": "set-lang", onchange: (e) => update({ lang: e.target.value }) },
+      Object.entries(LANGS).map(([code, l]) => h("option", { value: code, selected: code === s.lang, lang: code }, l.name))),
+    check("sound", t("settings.sound")),
+    h("label", { for: "set-anim" }, t("settings.animation")),
+    h("select", { id: "set-anim", "data-key": "set-anim", onchange: (e) => update({ animation: e.target.value }) },
+      Object.keys(settingsStore.ANIMATION).map((k) => h("option", { value: k, selected: k === s.animation }, t(`settings.anim.${k}`)))),
+    check("fourColour", t("settings.four_colour")),
+    check("largeCards", t("settings.large_cards")),
+    h("form", { method: "dialog" }, h("button", { class: "primary", "data-key": "settings-close" }, t("settings.close"))));
+}
+
+async function update(change) {
+  const langChanged = change.lang && change.lang !== S.settings.lang;
+  S.settings = { ...S.settings, ...change };
+  settingsStore.save(S.settings);
+  settingsStore.apply(S.settings, S.state ? S.state.ai_speed ?? 1 : 1);
+  if (langChanged) {
+    await setLanguage(S.settings.lang);
+  }
+  renderSettings();
+  render();
+}
+
+// -- start ---------------------------------------------------------------------------------------
+async function start() {
+  await setLanguage(S.settings.lang);
+  settingsStore.apply(S.settings);
+  $("settings-open").addEventListener("click", () => {
+    sound.unlock();
+    renderSettings();
+    $("settings").showModal();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") link.check();
+  });
+  window.addEventListener("online", () => link.check());
+  window.addEventListener("pageshow", (e) => { if (e.persisted) link.check(); });
+  // Another tab of this browser took or left a seat: nothing to do here until the host says so.
+  setInterval(() => {
+    document.querySelectorAll("[data-timer]").forEach((el) => { el.textContent = timerText(); });
+  }, 1000);
+  render();
+  link.connect();
+}
+
+start();
