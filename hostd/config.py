@@ -35,6 +35,10 @@ DEFAULT_TCP_PORT = 7420
 DEFAULT_HTTP_PORT = 8080
 SERVICE_CONFIG = Path("/etc/tablebox/config.toml")  # the unit's ConfigurationDirectory
 SERVICE_CONTROL = Path("/run/tablebox/control.sock")  # the unit's RuntimeDirectory
+SERVICE_UNIT = Path("/etc/systemd/system/tablebox.service")  # what `service install` writes
+# The directories systemd gives the installed service (StateDirectory= and friends).
+SERVICE_ENVIRON = {"STATE_DIRECTORY": "/var/lib/tablebox", "RUNTIME_DIRECTORY": "/run/tablebox",
+                   "CONFIGURATION_DIRECTORY": "/etc/tablebox"}
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -341,6 +345,7 @@ class Loaded:
     sources: dict[str, Source]
     file: Path | None  # the file that was read, if any
     file_note: str = ""  # why no file was read, when one was looked for
+    service_view: bool = False  # loaded as the installed service sees it (load_for_operator)
 
     def describe(self) -> list[dict[str, Any]]:
         """One row per key: name, effective value (TOML-ish), type, source."""
@@ -406,6 +411,22 @@ def load(path: Path | None = None, flags: Mapping[str, Any] | None = None,
     config = Config(**values)
     _check_together(config, sources)
     return Loaded(config, sources, read, note)
+
+
+def load_for_operator(path: Path | None = None, flags: Mapping[str, Any] | None = None,
+                      environ: Mapping[str, str] | None = None,
+                      unit: Path = SERVICE_UNIT) -> Loaded:
+    """The configuration an operator's command (``config show``, ``doctor``, ``logs``) means.
+
+    From a shell, with no file named and the service installed, that is the service's own:
+    its config file and the directories systemd gives it, not the operator's XDG ones.
+    """
+    env = _env(environ)
+    if (path is None and not env.get("TABLEBOX_CONFIG") and not under_systemd(env)
+            and unit.exists()):
+        loaded = load(None, flags, {**env, **SERVICE_ENVIRON})
+        return dataclasses.replace(loaded, service_view=True)
+    return load(path, flags, env)
 
 
 def _check_together(config: Config, sources: Mapping[str, Source]) -> None:

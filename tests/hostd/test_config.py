@@ -208,3 +208,18 @@ def test_the_default_file_parses_and_changes_only_what_it_sets(tmp_path: Path) -
 def test_client_control_path_prefers_a_chosen_path() -> None:
     loaded = load(flags={"control": Path("/x/c.sock")}, environ=EMPTY_ENV)
     assert cfg.client_control_path(loaded.config, loaded.sources) == Path("/x/c.sock")
+
+
+def test_an_operator_sees_the_installed_service(tmp_path: Path) -> None:
+    unit = tmp_path / "tablebox.service"
+    plain = cfg.load_for_operator(environ=EMPTY_ENV, unit=unit)
+    assert not plain.service_view and plain.config.data_dir == Path("/srv/state/tablebox")
+    unit.write_text("[Service]\n")
+    seen = cfg.load_for_operator(environ=EMPTY_ENV, unit=unit)
+    assert seen.service_view
+    assert seen.config.data_dir == Path("/var/lib/tablebox")
+    assert seen.config.control == cfg.SERVICE_CONTROL
+    assert seen.sources["data_dir"] == cfg.Source("environment", "$STATE_DIRECTORY")
+    # a file named on the command line is what the operator means
+    named = cfg.load_for_operator(write(tmp_path, "mdns = false\n"), environ=EMPTY_ENV, unit=unit)
+    assert not named.service_view and named.config.mdns is False
