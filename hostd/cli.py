@@ -173,6 +173,58 @@ def replay(file: Path, as_json: bool) -> None:
         sys.exit(1)
 
 
+# -- discovery ---------------------------------------------------------------------------------
+@main.command()
+@click.option("--timeout", type=click.FloatRange(min=0), default=None,
+              help="Seconds to listen (default 3; with --watch, forever).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--watch", is_flag=True, help="Print boxes appearing, changing and leaving.")
+@click.option("--interface", "interfaces", multiple=True, metavar="NAME|ADDR",
+              help="Browse only on this interface (repeatable).")
+def discover(timeout: float | None, as_json: bool, watch: bool,
+             interfaces: tuple[str, ...]) -> None:
+    """Find tablebox boxes on the local network (mDNS) and what their TXT records say."""
+    import trio
+
+    from hostd.discovery import browse
+
+    def line(box: browse.FoundBox) -> str:
+        where = f"{box.addresses[0]}:{box.port}" if box.addresses else f"{box.host}:{box.port}"
+        counts = "" if box.open_tables is None else (
+            f"  {box.open_tables} open tables, {box.free_seats or 0} free seats")
+        games = f"  [{', '.join(box.games)}]" if box.games else ""
+        web = f"  web {box.web_url()}" if box.web_url() else ""
+        alias = f" ({box.instance})" if box.instance != box.name else ""
+        return f"{box.name}{alias}  {where}{counts}{games}{web}"
+
+    async def run_watch() -> None:
+        with trio.move_on_after(timeout if timeout is not None else float("inf")):
+            async with browse.open_browser(interfaces) as (_browser, events):
+                async for event in events:
+                    if as_json:
+                        click.echo(json.dumps({"event": event.kind, "box": event.box.to_json()},
+                                              ensure_ascii=False))
+                    else:
+                        click.echo(f"{event.kind}: {line(event.box)}")
+                    sys.stdout.flush()
+
+    try:
+        if watch:
+            trio.run(run_watch)
+            return
+        boxes = trio.run(browse.discover, 3.0 if timeout is None else timeout, interfaces)
+    except OSError as e:
+        raise _fail(f"cannot browse mDNS: {e.strerror or e}") from None
+    if as_json:
+        click.echo(json.dumps({"boxes": [b.to_json() for b in boxes]}, ensure_ascii=False,
+                              indent=2))
+    elif not boxes:
+        click.echo("no boxes found")
+    else:
+        for box in boxes:
+            click.echo(line(box))
+
+
 # -- operations: configuration ------------------------------------------------------------------
 def config_flags(f: Any) -> Any:
     """``--config FILE`` and one flag per configuration key (``hostd.config.KEYS``).
@@ -211,12 +263,16 @@ def config_flags(f: Any) -> Any:
                              "under systemd, none otherwise).")(wrapper)
 
 
-def load_config(config_path: Path | None, flags: dict[str, Any]) -> Any:
-    """The effective ``hostd.config.Loaded``, or the one-line error and exit status 1."""
+def load_config(config_path: Path | None, flags: dict[str, Any], operator: bool = False) -> Any:
+    """The effective ``hostd.config.Loaded``, or the one-line error and exit status 1.
+
+    ``operator``: for a command that inspects the box (not ``serve``): with no file named
+    and the service installed, the service's own configuration and directories.
+    """
     from hostd import config
 
     try:
-        return config.load(config_path, flags)
+        return (config.load_for_operator if operator else config.load)(config_path, flags)
     except config.ConfigError as e:
         raise _fail(str(e)) from None
 
@@ -231,13 +287,16 @@ def config_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def config_show(config_path: Path | None, flags: dict[str, Any], as_json: bool) -> None:
     """Print the effective configuration and the source of every value."""
-    loaded = load_config(config_path, flags)
+    loaded = load_config(config_path, flags, operator=True)
     rows = loaded.describe()
     if as_json:
         click.echo(json.dumps({"file": str(loaded.file) if loaded.file else None,
-                               "note": loaded.file_note, "keys": rows},
+                               "note": loaded.file_note, "service": loaded.service_view,
+                               "keys": rows},
                               ensure_ascii=False, indent=2))
         return
+    if loaded.service_view:
+        click.echo("# as the installed service sees it (--config FILE for another file)")
     click.echo(f"# file: {loaded.file}" if loaded.file else
                f"# file: none ({loaded.file_note or 'give one with --config FILE'})")
     width = max(len(r["key"]) for r in rows)
@@ -340,7 +399,7 @@ def logs_command(follow: bool, table: str | None, level: str | None, since: str 
     if log_file is None and logtail.service_in_journal():
         events = logtail.read_journal(follow, start)
     else:
-        path = log_file or load_config(config_path, {}).config.log_path
+        path = log_file or load_config(config_path, {}, operator=True).config.log_path
         if not path.exists() and not follow:
             raise _fail(f"no log at {path} (is the daemon running with log_file = true?)")
         events = logtail.read_file(path, follow)
@@ -356,6 +415,392 @@ def logs_command(follow: bool, table: str | None, level: str | None, since: str 
         pass
     except BrokenPipeError:  # `tablebox logs | head`
         sys.stderr.close()
+
+
+
+# -- the daemon ----------------------------------------------------------------------------------
+@main.command()
+@config_flags
+@click.option("--data", "data_alias", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="Same as --data-dir.")
+@click.option("--ai-processes", type=click.IntRange(min=0), default=None,
+              help="Worker processes for computer players (default: one per spare core; "
+                   "0 runs them on threads).")
+def serve(config_path: Path | None, flags: dict[str, Any], data_alias: Path | None,
+          ai_processes: int | None) -> None:
+    """Run the daemon: tables, players, the TCP and web ports, the control socket."""
+    from hostd import daemon, logs
+    from hostd.store import StorageError
+
+    if data_alias is not None and flags.get("data_dir") is None:
+        flags["data_dir"] = data_alias
+    loaded = load_config(config_path, flags)
+    cfg = loaded.config
+    logs.configure_from(cfg)
+
+    def ready(started: Any) -> None:
+        parts = [f"tcp {cfg.bind}:{started.tcp_port}"]
+        if started.http_port is not None:
+            parts.append(f"http {cfg.bind}:{started.http_port}")
+        click.echo(f"tablebox: listening on {', '.join(parts)}; control {started.control}")
+        for url in started.hub.join_urls:
+            click.echo(f"tablebox: join at {url}/")
+        click.echo(f"tablebox: {len(started.hub.tables)} tables restored; data in {cfg.data_dir}")
+        sys.stdout.flush()
+
+    try:
+        daemon.run(cfg, on_ready=ready, ai_processes=ai_processes)
+    except StorageError as e:
+        raise _fail(f"cannot use the database: {e}") from None
+    except OSError as e:
+        raise _fail(f"cannot start: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        pass
+
+
+def control_option(f: Any) -> Any:
+    return click.option("--control", "control", default=None,
+                        type=click.Path(dir_okay=False, path_type=Path),
+                        help="The daemon's control socket (default: $TABLEBOX_CONTROL, or "
+                             "where `serve` puts it).")(f)
+
+
+def _control_path(control: Path | None) -> Path:
+    import os
+
+    from hostd import config
+
+    if control is not None:
+        return control
+    if os.environ.get("TABLEBOX_CONTROL"):
+        return Path(os.environ["TABLEBOX_CONTROL"])
+    return config.client_control_path(config.Config())
+
+
+def _ask(control: Path | None, op: str, **args: Any) -> Any:
+    """One request to the daemon; a ControlError becomes a one-line error."""
+    from hostd.control import ControlError, request
+
+    try:
+        return request(_control_path(control), op, timeout=None if op == "drain" else 30.0,
+                       **args)
+    except ControlError as e:
+        raise _fail(str(e)) from None
+
+
+def _print_json(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _table_line(t: dict[str, Any]) -> str:
+    return (f"{t['id']:>4}  {t['code']}  {t['game']:<10} {t['status']:<9} "
+            f"{t['players'] - t['free_seats']}/{t['players']} people  {t['name']}")
+
+
+def _seat_line(s: dict[str, Any]) -> str:
+    who = s["name"] or "-"
+    if s["controller"] == "ai":
+        state = f"AI ({s['level']})"
+    elif s["covered"]:
+        state = f"person, away: AI ({s['level']}) covers"
+    else:
+        state = "person, connected" if s["connected"] else "person, away (grace period)"
+    return f"seat {s['seat']}  team {s['team']}  {who:<24} {state}"
+
+
+@main.group(name="tables", invoke_without_command=True)
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def tables_group(ctx: click.Context, control: Path | None, as_json: bool) -> None:
+    """The daemon's tables (alone: list them)."""
+    ctx.ensure_object(dict)
+    ctx.obj["control"] = control
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(tables_list, control=control, as_json=as_json)
+
+
+@tables_group.command(name="list")
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def tables_list(ctx: click.Context, control: Path | None, as_json: bool) -> None:
+    """List the open tables."""
+    control = control or (ctx.obj or {}).get("control")
+    tables = _ask(control, "tables.list")
+    if as_json:
+        _print_json({"tables": tables})
+        return
+    if not tables:
+        click.echo("no tables (create one with: tablebox tables new GAME)")
+    for t in tables:
+        click.echo(_table_line(t))
+
+
+@tables_group.command(name="new")
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Number of seats (default: the game's).")
+@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE", help="A table option.")
+@click.option("--ai", "ai_level", default="normal", metavar="LEVEL[,LEVEL...]",
+              help="The computer players' level (given to seats cyclically).")
+@click.option("--name", default="", help="A name people see (default: the game's title).")
+@click.option("--turn-timer", type=click.FloatRange(0, 3600), default=None,
+              help="Seconds a person has per move before the AI plays it (0: off).")
+@click.option("--seed", type=int, default=None, hidden=True,
+              help="Pin the deal (tests, tournaments). Never shown to players.")
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def tables_new(ctx: click.Context, game: str, players: int | None, opts: tuple[str, ...],
+               ai_level: str, name: str, turn_timer: float | None, seed: int | None,
+               control: Path | None, as_json: bool) -> None:
+    """Open a table of GAME with computer players in every seat; prints its id and join code."""
+    try:
+        options = parse_assignments(list(opts))
+    except EngineError as e:
+        raise _fail(str(e)) from None
+    control = control or (ctx.obj or {}).get("control")
+    t = _ask(control, "tables.new", game=game, players=players, options=options, ai=ai_level,
+             name=name, turn_timer=turn_timer, seed=seed)
+    if as_json:
+        _print_json(t)
+        return
+    click.echo(f"table {t['id']}: {t['title']} for {t['players']}, join code {t['code']}")
+
+
+@tables_group.command(name="show")
+@click.argument("table")
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def tables_show(ctx: click.Context, table: str, control: Path | None, as_json: bool) -> None:
+    """One table: its seats, whose turn it is, the public view."""
+    control = control or (ctx.obj or {}).get("control")
+    t = _ask(control, "tables.show", table=table)
+    if as_json:
+        _print_json(t)
+        return
+    click.echo(_table_line(t))
+    click.echo(f"game {t['game_number']}, version {t['version']}, to act: "
+               f"{', '.join(map(str, t['to_act'])) or '-'}"
+               + (f", turn timer {t['turn_timer']:g} s" if t["turn_timer"] else ""))
+    for s in t["seats"]:
+        click.echo("  " + _seat_line(s))
+    if t["outcome"]:
+        click.echo(f"outcome: {json.dumps(t['outcome'], ensure_ascii=False)}")
+
+
+@tables_group.command(name="close")
+@click.argument("table")
+@control_option
+@click.pass_context
+def tables_close(ctx: click.Context, table: str, control: Path | None) -> None:
+    """Close a table: everyone at it is told; its games stay as records."""
+    control = control or (ctx.obj or {}).get("control")
+    t = _ask(control, "tables.close", table=table)
+    click.echo(f"table {t['id']} closed")
+
+
+class _SeatsGroup(click.Group):
+    """``tablebox seats TABLE`` lists; ``tablebox seats kick|ai ...`` change a seat."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        positional = [a for a in args if not a.startswith("-")]
+        if positional and positional[0] not in self.commands:
+            args = ["list", *args]
+        return super().parse_args(ctx, args)
+
+
+@main.group(name="seats", cls=_SeatsGroup)
+def seats_group() -> None:
+    """A table's seats: list them, kick a person, or set a seat's AI."""
+
+
+@seats_group.command(name="list")
+@click.argument("table")
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def seats_list(table: str, control: Path | None, as_json: bool) -> None:
+    """List the seats of TABLE."""
+    seats = _ask(control, "seats.list", table=table)
+    if as_json:
+        _print_json({"seats": seats})
+        return
+    for s in seats:
+        click.echo(_seat_line(s))
+
+
+@seats_group.command(name="kick")
+@click.argument("table")
+@click.argument("seat", type=int)
+@control_option
+def seats_kick(table: str, seat: int, control: Path | None) -> None:
+    """Remove the person in SEAT (the AI takes over; their token stops working)."""
+    seats = _ask(control, "seats.kick", table=table, seat=seat)
+    click.echo(_seat_line(seats[seat]))
+
+
+@seats_group.command(name="ai")
+@click.argument("table")
+@click.argument("seat", type=int)
+@click.argument("level")
+@control_option
+def seats_ai(table: str, seat: int, level: str, control: Path | None) -> None:
+    """Make SEAT a computer player of LEVEL (removing any person there)."""
+    seats = _ask(control, "seats.ai", table=table, seat=seat, level=level)
+    click.echo(_seat_line(seats[seat]))
+
+
+@main.command()
+@click.argument("table")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the record here (default: standard output).")
+@click.option("--game", "game_number", type=click.IntRange(min=1), default=None,
+              help="Which game of the table (default: the current one).")
+@control_option
+def export(table: str, output: Path | None, game_number: int | None,
+           control: Path | None) -> None:
+    """Print a table's game record (unfinished: completed hands only, never the seed)."""
+    record = _ask(control, "export", table=table, game=game_number)
+    text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise _fail(f"cannot write {output}: {e.strerror}") from None
+    click.echo(f"wrote {output} ({len(record.get('steps', []))} steps)")
+
+
+@main.command()
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def status(control: Path | None, as_json: bool) -> None:
+    """Is the daemon up, and what is it doing."""
+    s = _ask(control, "status")
+    if as_json:
+        _print_json(s)
+        return
+    listening = ", ".join(f"{k} {v['bind']}:{v['port']}" if isinstance(v, dict) else f"{k} {v}"
+                          for k, v in s["listening"].items())
+    click.echo(f"{s['box']}: up {s['uptime']:.0f} s{' (draining)' if s['draining'] else ''}")
+    click.echo(f"tables: {s['tables'].get('playing', 0)} playing, "
+               f"{s['tables'].get('finished', 0)} finished; connections {s['connections']}; "
+               f"people seated {s['seated']}; moves {s['moves']}")
+    click.echo(f"listening: {listening}")
+    for url in s["join_urls"]:
+        click.echo(f"join: {url}/")
+
+
+@main.command()
+@click.option("--wait/--no-wait", default=True, help="Wait until no table is playing.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None,
+              help="Give up waiting after this many seconds.")
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def drain(wait: bool, timeout: float | None, control: Path | None, as_json: bool) -> None:
+    """Refuse new tables and joins, let the running games finish, then report."""
+    r = _ask(control, "drain", wait=wait, timeout=timeout)
+    if as_json:
+        _print_json(r)
+    elif r["done"]:
+        click.echo(f"drained: no game playing ({r['finished']} finished) after {r['waited']:.1f} s;"
+                   " safe to restart")
+    else:
+        click.echo(f"draining: {r['playing']} tables still playing (new tables and joins refused)")
+
+
+# -- clients ---------------------------------------------------------------------------------------
+@main.command()
+@click.option("--host", default="127.0.0.1", help="The box (default: this machine).")
+@click.option("--port", type=int, default=None, help="Its TCP port (default 7420).")
+@click.option("--code", default=None, help="The table's join code (default: choose from a list).")
+@click.option("--name", default=None, help="Your name at the table.")
+@click.option("--seat", type=int, default=None, help="Ask for this seat.")
+@click.option("--spectate", is_flag=True, help="Watch instead of playing.")
+def play(host: str, port: int | None, code: str | None, name: str | None, seat: int | None,
+         spectate: bool) -> None:
+    """Play at a table from this terminal: the view, then numbered legal actions."""
+    from clients import terminal
+    from hostd.config import DEFAULT_TCP_PORT
+
+    try:
+        code_ = terminal.run(host, port or DEFAULT_TCP_PORT, code=code, name=name, seat=seat,
+                             spectate=spectate)
+    except terminal.TerminalError as e:
+        raise _fail(str(e)) from None
+    sys.exit(code_)
+
+
+@main.command()
+@click.option("--host", default=None, help="The box (default: found by mDNS, else this machine).")
+@click.option("--port", type=int, default=None, help="Its TCP port (default 7420).")
+@click.option("--table", default=None, metavar="ID", help="Show only this table (id or join code).")
+@click.option("--windowed", is_flag=True, help="A window instead of the full screen.")
+@click.option("--size", default=None, metavar="WxH", help="The window's size (e.g. 1280x720).")
+@click.option("--lang", default="en", metavar="LANG", help="en, fr or ar (default en).")
+def kiosk(host: str | None, port: int | None, table: str | None, windowed: bool,
+          size: str | None, lang: str) -> None:
+    """Show the box's tables on a shared screen: a TV, a monitor, the box's touchscreen."""
+    from clients.kiosk import app
+    from clients.kiosk.fonts import FontError
+    from clients.kiosk.i18n import LANGUAGES
+    from hostd.config import DEFAULT_TCP_PORT
+
+    if lang not in LANGUAGES:
+        raise _fail(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    try:
+        dims = app.parse_size(size) if size else None
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    opts = app.Options(host=host, port=port or DEFAULT_TCP_PORT, table=table, windowed=windowed,
+                       size=dims, lang=lang)
+    try:
+        app.main(opts)
+    except (app.KioskError, FontError) as e:
+        raise _fail(str(e)) from None
+
+
+@main.group(name="protocol")
+def protocol_group() -> None:
+    """The client protocol."""
+
+
+@protocol_group.command(name="schema")
+def protocol_schema() -> None:
+    """Print the JSON Schema of every message, both directions."""
+    from hostd.protocol.messages import schema
+
+    _print_json(schema())
+
+
+# -- operations: doctor ----------------------------------------------------------------------------
+@main.command(name="doctor")
+@config_flags
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def doctor_command(config_path: Path | None, flags: dict[str, Any], as_json: bool) -> None:
+    """Check ports, network, join URLs, mDNS, Bluetooth, disk, clock and the database, and
+    say what to fix. Exit status 1 when something must be fixed."""
+    from hostd import config, doctor
+
+    try:
+        loaded, error = config.load_for_operator(config_path, flags), ""
+    except config.ConfigError as e:
+        loaded, error = None, str(e)
+    checks = doctor.diagnose(loaded, error)
+    if as_json:
+        click.echo(doctor.to_json(checks))
+    else:
+        colour = {"ok": "green", "warn": "yellow", "fail": "red"}
+        width = max(len(c.name) for c in checks)
+        for c in checks:
+            mark = click.style(f"{c.status:<4}", fg=colour[c.status], bold=c.status != "ok")
+            click.echo(f"{mark}  {c.name:<{width}}  {c.detail}")
+            if c.fix and c.status != "ok":
+                click.echo(f"      {'':<{width}}  fix: {c.fix}")
+    if not doctor.report(checks)["ok"]:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

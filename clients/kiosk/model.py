@@ -99,7 +99,8 @@ class Model:
 
     # -- messages ----------------------------------------------------------------------------
     def on_tables(self, tables: list[TableSummary], now: float) -> list[str]:
-        """Adopt the host's table list; return the ids to start watching."""
+        """Adopt the host's table list (tables gone from it are dropped); return the ids of
+        the tables the kiosk now follows."""
         listed: dict[str, TableSummary] = {}
         for t in tables:
             if t.status == "closed":
@@ -107,7 +108,6 @@ class Model:
             if self.pinned is not None and self.pinned not in (t.id, t.code):
                 continue
             listed[t.id] = t
-        new: list[str] = []
         for table_id in list(self.tables):
             if table_id not in listed:
                 self.drop(table_id)
@@ -115,15 +115,12 @@ class Model:
             entry = self.tables.get(t.id)
             if entry is None:
                 entry = self.tables[t.id] = TableEntry(t.id, moved_at=now)
-                new.append(t.id)
-            elif entry.state is None:
-                new.append(t.id)  # asked before (perhaps on a link that has since gone): ask again
             entry.code, entry.name, entry.game, entry.title = t.code, t.name, t.game, t.title
             entry.status = t.status
             if entry.state is None or t.seats:
                 entry.seats = list(t.seats)
         self.revision += 1
-        return new
+        return list(listed)
 
     def on_state(self, msg: State, now: float) -> None:
         entry = self.tables.get(msg.table)
