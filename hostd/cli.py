@@ -733,6 +733,35 @@ def play(host: str, port: int | None, code: str | None, name: str | None, seat: 
     sys.exit(code_)
 
 
+@main.command()
+@click.option("--host", default=None, help="The box (default: found by mDNS, else this machine).")
+@click.option("--port", type=int, default=None, help="Its TCP port (default 7420).")
+@click.option("--table", default=None, metavar="ID", help="Show only this table (id or join code).")
+@click.option("--windowed", is_flag=True, help="A window instead of the full screen.")
+@click.option("--size", default=None, metavar="WxH", help="The window's size (e.g. 1280x720).")
+@click.option("--lang", default="en", metavar="LANG", help="en, fr or ar (default en).")
+def kiosk(host: str | None, port: int | None, table: str | None, windowed: bool,
+          size: str | None, lang: str) -> None:
+    """Show the box's tables on a shared screen: a TV, a monitor, the box's touchscreen."""
+    from clients.kiosk import app
+    from clients.kiosk.fonts import FontError
+    from clients.kiosk.i18n import LANGUAGES
+    from hostd.config import DEFAULT_TCP_PORT
+
+    if lang not in LANGUAGES:
+        raise _fail(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    try:
+        dims = app.parse_size(size) if size else None
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    opts = app.Options(host=host, port=port or DEFAULT_TCP_PORT, table=table, windowed=windowed,
+                       size=dims, lang=lang)
+    try:
+        app.main(opts)
+    except (app.KioskError, FontError) as e:
+        raise _fail(str(e)) from None
+
+
 @main.group(name="protocol")
 def protocol_group() -> None:
     """The client protocol."""
