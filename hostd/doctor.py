@@ -337,20 +337,22 @@ def check_bluetooth(ctx: Context) -> Iterator[Check]:
             yield Check("Bluetooth adapter", "fail", f"BlueZ refused to list adapters: {e}",
                         "add the service user to the bluetooth group (service install does)")
             return
+    yield adapter_check(objects)
+
+
+def adapter_check(objects: dict[str, dict[str, Any]]) -> Check:
+    """The verdict on BlueZ's ``GetManagedObjects`` answer (path -> interface -> props)."""
     adapters = {p: ifaces["org.bluez.Adapter1"] for p, ifaces in objects.items()
                 if "org.bluez.Adapter1" in ifaces}
     if not adapters:
-        yield Check("Bluetooth adapter", "fail", "BlueZ sees no adapter",
-                    "check `bluetoothctl list`; on a Pi, `rfkill unblock bluetooth`")
-        return
-    off = [p.rsplit("/", 1)[-1] for p, props in adapters.items()
-           if not props.get("Powered", ("b", False))[1]]
+        return Check("Bluetooth adapter", "fail", "BlueZ sees no adapter",
+                     "check `bluetoothctl list`; on a Pi, `rfkill unblock bluetooth`")
+    off = [p for p, props in adapters.items() if not props.get("Powered", ("b", False))[1]]
     names = ", ".join(p.rsplit("/", 1)[-1] for p in adapters)
-    if off and len(off) == len(adapters):
-        yield Check("Bluetooth adapter", "warn", f"{names}: powered off",
-                    "bluetoothctl power on (the daemon also powers it on at start)")
-    else:
-        yield Check("Bluetooth adapter", "ok", f"{names}: powered")
+    if len(off) == len(adapters):
+        return Check("Bluetooth adapter", "warn", f"{names}: powered off",
+                     "bluetoothctl power on (the daemon also powers it on at start)")
+    return Check("Bluetooth adapter", "ok", f"{names}: powered")
 
 
 # -- the machine -------------------------------------------------------------------------------

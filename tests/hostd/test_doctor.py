@@ -11,16 +11,16 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 from hostd import config as cfg
 from hostd import doctor
+from tests.hostd.discovery.bluez import private_bus, standin
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -172,71 +172,16 @@ def test_disk(tmp_path: Path) -> None:
 
 
 # -- Bluetooth over a private dbus-daemon ------------------------------------------------------
-@pytest.fixture
-def system_bus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
-    if shutil.which("dbus-daemon") is None:
-        pytest.skip("dbus-daemon not installed")
-    proc = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address",
-                             f"--address=unix:path={tmp_path / 'bus'}"],
-                            stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    address = proc.stdout.readline().strip()
+async def _bluetooth(tmp_path: Path, address: str, monkeypatch: pytest.MonkeyPatch
+                     ) -> dict[str, doctor.Check]:
     monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", address)
-    try:
-        yield address
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        proc.stdout.close()
+    c = ctx(tmp_path)
+    return by_name(await trio.to_thread.run_sync(lambda: list(doctor.check_bluetooth(c))))
 
 
-class StandInBlueZ:
-    """Owns org.bluez and answers ObjectManager.GetManagedObjects with the given adapters."""
-
-    def __init__(self, address: str, adapters: dict[str, bool]) -> None:
-        from jeepney.bus_messages import message_bus
-        from jeepney.io.blocking import open_dbus_connection
-
-        self.conn = open_dbus_connection(bus=address)
-        self.conn.send_and_get_reply(message_bus.RequestName("org.bluez"), timeout=5)
-        self.adapters = adapters
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        from jeepney import HeaderFields, MessageType, new_error, new_method_return
-
-        while not self.stop.is_set():
-            try:
-                msg = self.conn.receive(timeout=0.1)
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            if msg.header.message_type != MessageType.method_call:
-                continue
-            if msg.header.fields.get(HeaderFields.member) == "GetManagedObjects":
-                body = {f"/org/bluez/{name}": {"org.bluez.Adapter1": {
-                    "Powered": ("b", powered), "Address": ("s", "00:11:22:33:44:55")}}
-                    for name, powered in self.adapters.items()}
-                body["/org/bluez"] = {"org.bluez.AgentManager1": {}}
-                self.conn.send(new_method_return(msg, "a{oa{sa{sv}}}", (body,)))
-            else:
-                self.conn.send(new_error(msg, "org.freedesktop.DBus.Error.UnknownMethod"))
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=5)
-        self.conn.close()
-
-
-def _bluetooth(tmp_path: Path) -> dict[str, doctor.Check]:
-    return by_name(list(doctor.check_bluetooth(ctx(tmp_path))))
-
-
-def test_bluetooth_without_bluez(system_bus: str, tmp_path: Path) -> None:
-    checks = _bluetooth(tmp_path)
+async def test_bluetooth_without_bluez(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with private_bus() as address:
+        checks = await _bluetooth(tmp_path, address, monkeypatch)
     sockets = checks["Bluetooth sockets"]
     assert sockets.status == ("ok" if hasattr(socket, "AF_BLUETOOTH") else "fail")
     service = checks["Bluetooth service"]
@@ -245,26 +190,31 @@ def test_bluetooth_without_bluez(system_bus: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("adapters", "status", "detail"), [
-    ({"hci0": True}, "ok", "hci0: powered"),
-    ({"hci0": False}, "warn", "hci0: powered off"),
-    ({}, "fail", "BlueZ sees no adapter"),
+    (1, "ok", "hci0: powered"),
+    (2, "ok", "hci0, hci1: powered"),
+    (0, "fail", "BlueZ sees no adapter"),
 ])
-def test_bluetooth_with_a_stand_in_bluez(system_bus: str, tmp_path: Path,
-                                         adapters: dict[str, bool], status: str,
-                                         detail: str) -> None:
-    bluez = StandInBlueZ(system_bus, adapters)
-    try:
-        checks = _bluetooth(tmp_path)
-    finally:
-        bluez.close()
+async def test_bluetooth_with_a_stand_in_bluez(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               adapters: int, status: str, detail: str) -> None:
+    with private_bus() as address:
+        async with standin(address, adapters=adapters):
+            checks = await _bluetooth(tmp_path, address, monkeypatch)
     assert checks["Bluetooth service"].status == "ok"
     adapter = checks["Bluetooth adapter"]
     assert adapter.status == status and detail in adapter.detail
 
 
-def test_no_system_bus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", f"unix:path={tmp_path / 'nobus'}")
-    service = _bluetooth(tmp_path)["Bluetooth service"]
+def test_a_powered_off_adapter() -> None:
+    off: dict[str, dict[str, Any]] = {"/org/bluez/hci0": {"org.bluez.Adapter1": {"Powered": ("b", False)}},
+           "/org/bluez": {"org.bluez.AgentManager1": {}}}
+    check = doctor.adapter_check(off)
+    assert check.status == "warn" and "hci0: powered off" in check.detail
+    assert "bluetoothctl power on" in check.fix
+
+
+async def test_no_system_bus(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    service = (await _bluetooth(tmp_path, f"unix:path={tmp_path / 'nobus'}",
+                                monkeypatch))["Bluetooth service"]
     assert service.status == "fail" and "no D-Bus system bus" in service.detail
 
 
