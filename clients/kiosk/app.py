@@ -103,7 +103,7 @@ async def run(opts: Options) -> None:
                         size = (0, 0) if fullscreen else (opts.size or DEFAULT_WINDOW)
                         surface = pygame.display.set_mode(size, flags)
                     elif event.type == pygame.VIDEORESIZE and not fullscreen:
-                        surface = pygame.display.get_surface()
+                        surface = pygame.display.get_surface() or surface
                 now = time.monotonic()
                 tick = int(now) if not _animating(model, now) else int(now * FPS)
                 wanted = (model.revision, tick, surface.get_size())
