@@ -438,7 +438,7 @@ def _check_together(config: Config, sources: Mapping[str, Source]) -> None:
 
 
 # -- the default file that `tablebox service install` writes ---------------------------------------
-def _toml_value(value: Any) -> str:
+def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Path):
@@ -465,8 +465,8 @@ def render_default_file(values: Mapping[str, Any] | None = None) -> str:
         lines.append(f"# {key.help}")
         lines.append(f"# {key.type}: {key.allowed}")
         if name in values:
-            lines.append(f"{name} = {_toml_value(check(name, values[name], 'default file'))}")
+            lines.append(f"{name} = {toml_value(check(name, values[name], 'default file'))}")
         else:
-            lines.append(f"# {name} = {_toml_value(getattr(base, name))}")
+            lines.append(f"# {name} = {toml_value(getattr(base, name))}")
         lines.append("")
     return "\n".join(lines)

@@ -223,3 +223,16 @@ def test_an_operator_sees_the_installed_service(tmp_path: Path) -> None:
     # a file named on the command line is what the operator means
     named = cfg.load_for_operator(write(tmp_path, "mdns = false\n"), environ=EMPTY_ENV, unit=unit)
     assert not named.service_view and named.config.mdns is False
+
+
+def test_the_operations_guide_documents_every_key() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    for name, key in cfg.KEYS.items():
+        row = next((line for line in guide.splitlines() if line.startswith(f"| `{name}` |")),
+                   None)
+        assert row is not None, f"docs/operations.md has no row for {name}"
+        assert f"| {key.type} |" in row, (name, key.type)
+        default = getattr(Config(), name)
+        if not isinstance(default, Path):
+            shown = cfg.toml_value(default)
+            assert f"`{shown}`" in row, (name, shown)
