@@ -38,8 +38,10 @@ REDACTED = "[redacted]"
 SECRET_KEYS = frozenset({"token", "tokens", "secret", "password", "credential", "cookie",
                          "authorization"})
 # Keys whose values may show hidden information: kept at debug only.
+# ("action" is not one: daemon code uses it for what the operator should do; a hidden action
+# such as passing cards is caught by its card list.)
 HIDDEN_KEYS = frozenset({"seed", "rng", "hand", "hands", "deck", "stock", "talon", "kitty",
-                         "hidden", "state", "view", "legal", "action", "actions", "cards"})
+                         "hidden", "state", "view", "legal", "cards"})
 _CARD = r"(?:10|[AKQJT2-9])[SHDC]"
 _CARD_RE = re.compile(rf"^{_CARD}$")
 _CARD_RUN = re.compile(rf"\b{_CARD}(?:[\s,;/]+{_CARD})+\b")  # "AS KH 7D" in free text

@@ -178,8 +178,11 @@ def test_public_codes_are_not_mangled() -> None:
     out = io.StringIO()
     logs.configure("info", mode="json", stream=out)
     logs.get_logger("x").info("intent_rejected", code="bad_token", card="AS", version=3,
-                              seats=[0, 1], tokens_issued=4)
-    (event,) = lines(out.getvalue())
+                              seats=[0, 1], tokens_issued=4, action="waiting for BlueZ")
+    logs.get_logger("x").info("cards_passed", action={"type": "pass", "cards": ["AS", "KH"]})
+    event, passed = lines(out.getvalue())
+    assert event["action"] == "waiting for BlueZ"
+    assert passed["action"] == {"type": "pass", "cards": logs.REDACTED}
     assert event["code"] == "bad_token" and event["card"] == "AS"
     assert event["seats"] == [0, 1] and event["tokens_issued"] == 4
 
