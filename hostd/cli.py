@@ -436,7 +436,13 @@ def serve(config_path: Path | None, flags: dict[str, Any], data_alias: Path | No
         flags["data_dir"] = data_alias
     loaded = load_config(config_path, flags)
     cfg = loaded.config
-    logs.configure_from(cfg)
+    setup = logs.configure_from(cfg)
+    log = logs.get_logger("hostd.cli")
+    log.info("config_loaded", file=str(loaded.file) if loaded.file else None,
+             note=loaded.file_note or None, log_mode=setup.mode,
+             log_file=str(setup.file) if setup.file else None)
+    if setup.file_error:
+        log.warning("log_file_unavailable", error=setup.file_error)
 
     def ready(started: Any) -> None:
         parts = [f"tcp {cfg.bind}:{started.tcp_port}"]

@@ -194,6 +194,7 @@ def test_ready_watchdog_sigterm_bye_and_resume(workdir: Path) -> None:
         assert int(m.group(1)) == {"debug": 7, "info": 6, "warning": 4, "error": 3,
                                    "critical": 2}[event["level"]]
         events.append(event["event"])
+    assert events[0] == "config_loaded" and "config.toml" in out.split("\n", 1)[0]
     assert "daemon_ready" in events and "daemon_stopped" in events
     log_file = (workdir / "data" / "tablebox.log").read_text()
     assert "daemon_stopped" in log_file
