@@ -201,7 +201,9 @@ async def _publish_summaries(hub: Hub, send: trio.MemorySendChannel[Any], discov
 
 def _status_line(hub: Hub) -> str:
     s = hub.status()
-    return (f"{s['tables']['playing']} tables playing, {s['tables']['finished']} finished, "
+    # `systemctl status tablebox` shows this line: say when a drain is under way.
+    return (("draining: " if s["draining"] else "")
+            + f"{s['tables']['playing']} tables playing, {s['tables']['finished']} finished, "
             f"{s['connections']} connections")
 
 

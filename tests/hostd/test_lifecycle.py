@@ -160,6 +160,10 @@ def test_ready_watchdog_sigterm_bye_and_resume(workdir: Path) -> None:
         assert re.search(r"\d+ tables? playing", status_line) and "1 connections" in (
             status_line + "".join(first.messages))
 
+        # a drain shows in the status systemd displays
+        request(workdir / "c.sock", "drain", wait=False)
+        assert first.datagram("STATUS=draining:", timeout=5).startswith("STATUS=draining: 1 tables")
+
         # while it runs: doctor sees its ports as ours and a sound database
         loaded = cfg.load(flags={"bind": "127.0.0.1", "tcp_port": tcp_port, "http_port": 0,
                                  "data_dir": workdir / "data", "control": workdir / "c.sock",
