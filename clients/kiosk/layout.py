@@ -99,27 +99,23 @@ def tile_layout(tile: Rect, rtl: bool = False) -> TileLayout:
         seats = Rect(side.x + pad, below.bottom + pad, side.w - 2 * pad,
                      side.bottom - below.bottom - 2 * pad)
     else:
+        # Tall or square: the side panel is a strip along the bottom, the QR code at its start
+        # as tall as the strip, the join code and the seats beside it.
         head_h = max(36, round(inner.h * 0.08))
-        side_h = round(inner.h * 0.27)
+        side_h = round(inner.h * 0.28)
         header = Rect(inner.x, inner.y, inner.w, head_h)
         side = Rect(inner.x, inner.bottom - side_h, inner.w, side_h)
         game = Rect(inner.x, header.bottom + pad, inner.w, side.y - header.bottom - 2 * pad)
-        q = min(side.h - 2 * pad, round(side.w * 0.42))
-        qcol = Rect(0, 0, q + 2 * pad, side.h)
-        if rtl:
-            qcol.topright = side.topright
-        else:
-            qcol.topleft = side.topleft
-        below_h = max(24, round(side.h * 0.2))
-        q = min(q, side.h - below_h - 2 * pad)
+        q = min(side.h - 2 * pad, round(side.w * 0.45))
         qr = Rect(0, 0, q, q)
-        qr.midtop = (qcol.centerx, side.y + pad)
-        below = Rect(qcol.x, qr.bottom + pad // 2, qcol.w, below_h)
+        rest = Rect(side.x + pad, side.y + pad, side.w - q - 4 * pad, side.h - 2 * pad)
         if rtl:
-            seats = Rect(side.x + pad, side.y + pad, side.w - qcol.w - 2 * pad, side.h - 2 * pad)
+            qr.topright = (side.right - pad, side.y + pad)
         else:
-            seats = Rect(qcol.right + pad, side.y + pad, side.right - qcol.right - 2 * pad,
-                         side.h - 2 * pad)
+            qr.topleft = (side.x + pad, side.y + pad)
+            rest.x = qr.right + 2 * pad
+        below = Rect(rest.x, rest.y, rest.w, max(24, round(rest.h * 0.3)))
+        seats = Rect(rest.x, below.bottom + pad // 2, rest.w, rest.bottom - below.bottom - pad // 2)
     return TileLayout(header, game, side, qr, below, seats, pad, landscape)
 
 

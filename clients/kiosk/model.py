@@ -60,6 +60,10 @@ class TableEntry:
                 return s.name
         return ""
 
+    def up_for(self, now: float) -> float:
+        """How long the table has been on screen (0 when it is not)."""
+        return 0.0 if self.shown_since is None else now - self.shown_since
+
     def seconds_left(self, now: float) -> float | None:
         if self.deadline_at is None:
             return None
@@ -175,18 +179,27 @@ class Model:
                 shown.append(rest.pop(0))
             movers = [t for t in rest
                       if self.tables[t].moved_at > self.tables[t].last_shown]
-            replaceable = sorted(
-                (t for t in shown if now - (self.tables[t].shown_since or now) >= DWELL),
-                key=lambda t: self.tables[t].moved_at)
+            replaceable = sorted((t for t in shown if self.tables[t].up_for(now) >= DWELL),
+                                 key=lambda t: self.tables[t].moved_at)
+            replaced = False
             if movers and replaceable:
                 out = replaceable[0]
                 if self.tables[out].moved_at < self.tables[movers[0]].moved_at:
                     shown[shown.index(out)] = movers[0]
-            elif rest:
-                calm = [t for t in shown if now - (self.tables[t].shown_since or now) >= ROTATE
+                    replaced = True
+                else:
+                    # Every table is busy: take turns, so no table waits for ever.
+                    long_up = [t for t in shown if self.tables[t].up_for(now) >= 2 * DWELL]
+                    if long_up:
+                        out = max(long_up, key=lambda t: self.tables[t].up_for(now))
+                        waited = min(movers, key=lambda t: self.tables[t].last_shown)
+                        shown[shown.index(out)] = waited
+                        replaced = True
+            if not replaced and rest:
+                calm = [t for t in shown if self.tables[t].up_for(now) >= ROTATE
                         and now - self.tables[t].moved_at >= ROTATE]
                 if calm:
-                    oldest = min(calm, key=lambda t: self.tables[t].shown_since or now)
+                    oldest = max(calm, key=lambda t: self.tables[t].up_for(now))
                     waiting = min(rest, key=lambda t: self.tables[t].last_shown)
                     shown[shown.index(oldest)] = waiting
         # keep the screen order stable: tables in the order the host listed them

@@ -142,7 +142,10 @@ def _header(ctx: Ctx, entry: TableEntry, lay: TileLayout) -> None:
     name = entry.name or entry.title or entry.game
     title = entry.title or entry.game
     status, color = _status(ctx, entry)
-    left_w = round(inner.w * 0.5)
+    status_px = round(inner.h * 0.48)
+    # the turn and the timer matter most: they get the room they need, up to two thirds
+    need = ctx.text.size(status, status_px, bold=True)[0] if status else 0
+    left_w = max(round(inner.w * 0.34), inner.w - lay.pad - min(need, round(inner.w * 0.66)))
     if ctx.tr.rtl:
         name_box = Rect(inner.right - left_w, inner.y, left_w, inner.h)
         status_box = Rect(inner.x, inner.y, inner.w - left_w - lay.pad, inner.h)
@@ -156,7 +159,7 @@ def _header(ctx: Ctx, entry: TableEntry, lay: TileLayout) -> None:
         d.label(ctx, title, bottom, round(bottom.h * 0.85), d.MUTED)
     elif entry.code:
         d.label(ctx, f"{t.t('kiosk.code')} {entry.code}", bottom, round(bottom.h * 0.85), d.MUTED)
-    d.label(ctx, status, status_box, round(inner.h * 0.48), color, bold=True, align="end")
+    d.label(ctx, status, status_box, status_px, color, bold=True, align="end")
 
 
 def _status(ctx: Ctx, entry: TableEntry) -> tuple[str, d.Color]:

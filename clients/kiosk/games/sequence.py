@@ -126,10 +126,15 @@ def _info(ctx: Ctx, area: Rect, entry: TableEntry, view: dict[str, Any], column:
         block_h = min(area.h // (n_blocks + 0.6), round(area.w * 0.42))
         blocks = [Rect(area.x, area.y + i * block_h, area.w, block_h - 6) for i in range(n_blocks)]
     else:
-        block_w = area.w // n_blocks
-        blocks = [Rect(area.x + i * block_w, area.y, block_w - 6, area.h) for i in range(n_blocks)]
+        # in a row: the last-move block gets more room for its words and its card
+        unit = area.w / (len(teams) + 1.5)
+        widths = [round(unit)] * len(teams) + [area.w - round(unit) * len(teams)]
+        blocks, x = [], area.x
+        for w in widths:
+            blocks.append(Rect(x, area.y, w - 6, area.h))
+            x += w
         if t.rtl:
-            blocks.reverse()
+            blocks = [Rect(area.right - (b.right - area.x), b.y, b.w, b.h) for b in blocks]
     for i, (team, seats) in enumerate(teams.items()):
         b = blocks[i]
         color = d.side_color(team)
@@ -149,8 +154,14 @@ def _info(ctx: Ctx, area: Rect, entry: TableEntry, view: dict[str, Any], column:
         d.label(ctx, names, names_row, names_row.h * 4 // 5, d.TEXT, bold=True)
         made = score[team] if team < len(score) else 0
         row2 = Rect(inner.x, names_row.bottom, inner.w, inner.h * 4 // 10)
-        seq_text = f"{t.t('sequence.sequences')}  {made}" + (f" / {need}" if need else "")
-        d.label(ctx, seq_text, row2, row2.h * 3 // 4, d.GOLD, bold=True)
+        count_w = round(row2.w * 0.42)
+        count = Rect(row2.x, row2.y, count_w, row2.h)
+        words = Rect(row2.x + count_w, row2.y, row2.w - count_w, row2.h)
+        if t.rtl:
+            count.x, words.x = row2.right - count_w, row2.x
+        d.label(ctx, f"{made} / {need}" if need else str(made), count, row2.h * 4 // 5, d.GOLD,
+                bold=True, ltr=True)
+        d.label(ctx, t.t("sequence.sequences"), words, row2.h // 2, d.GOLD, align="end")
         row3 = Rect(inner.x, row2.bottom, inner.w, inner.bottom - row2.bottom)
         if len(seats) == 1:
             hand = t.t("sequence.in_hand", n=counts[seats[0]] if seats[0] < len(counts) else 0)
