@@ -6,7 +6,7 @@
 // actions of the latest state, sent back exactly as received, with that state's version.
 
 import { button, h, replace } from "./dom.js";
-import { LANGS, language, list, setLanguage, t, text } from "./i18n.js";
+import { LANGS, inEnglish, language, list, setLanguage, t, text } from "./i18n.js";
 import { Link } from "./net.js";
 import * as settingsStore from "./settings.js";
 import * as sound from "./sound.js";
@@ -115,7 +115,8 @@ function receive(msg) {
       if (!S.table) render();
       break;
     case "joined":
-      remember(msg.table, { token: msg.token, seat: msg.seat, ...(S.pendingJoin || {}) });
+      // A resume is answered without the token (it is never echoed): keep the one we have.
+      remember(msg.table, { seat: msg.seat, ...(msg.token ? { token: msg.token } : {}), ...(S.pendingJoin || {}) });
       S.pendingJoin = null;
       if (S.table !== msg.table) S.ui = {};
       S.table = msg.table;
@@ -235,6 +236,7 @@ function act(action) {
   if (!S.state || S.pending || !link.open) return;
   sound.unlock();
   S.pending = true;
+  S.ui = {}; // selections belong to the state they were made in
   request({ type: "intent", table: S.state.table, version: S.state.version, action }, "intent");
   render();
 }
@@ -397,7 +399,7 @@ async function loadRenderer(game) {
 
 // -- rendering: screens -----------------------------------------------------------------------
 function render() {
-  $("title").textContent = S.state ? (S.state.name || t(`game.${S.state.game}`)) : t("app.title");
+  $("title").textContent = S.state ? tableTitle(S.state.name, S.state.game) : t("app.title");
   document.title = S.state ? `${$("title").textContent} · tablebox` : "tablebox";
   $("settings-open").querySelector(".label").textContent = t("settings.heading");
   renderConn();
@@ -406,6 +408,14 @@ function render() {
   if (S.state && S.table) replace(main, tableScreen());
   else if (S.table) replace(main, h("p", { class: "loading" }, t("conn.connecting")));
   else replace(main, lobbyScreen());
+}
+
+// A table named after its game (the host's default, in English) shows the game's name in the
+// reader's language; a table someone named keeps its name.
+function tableTitle(name, game) {
+  const title = t(`game.${game}`);
+  if (!name || name === inEnglish(`game.${game}`) || name === title) return title;
+  return `${name} · ${title}`;
 }
 
 function lobbyScreen() {
@@ -462,8 +472,8 @@ function tableItem(tb) {
   const free = tb.free_seats;
   return h("li", { class: "table-item" },
     h("div", { class: "table-head" },
-      h("strong", null, tb.name || tb.title),
-      h("span", { class: "muted" }, ` ${t(`game.${tb.game}`)} · ${t("lobby.code_is", { code: tb.code })}`)),
+      h("strong", null, tableTitle(tb.name, tb.game)),
+      h("span", { class: "muted" }, ` · ${t("lobby.code_is", { code: tb.code })}`)),
     h("div", { class: "muted" }, `${t(`lobby.status.${tb.status}`)} · ${t("lobby.free_seats", { n: free })}`),
     h("div", { class: "row" },
       tb.status === "playing" && free > 0 ? button(t("lobby.take_seat"), () => {
@@ -520,7 +530,7 @@ function tableScreen() {
       button(S.seat == null ? t("table.stop_watching") : t("table.leave"), () => {
         if (S.seat == null || confirm(t("table.leave_confirm"))) leave();
       }, { class: "quiet", "data-key": "leave" })));
-  const area = h("div", { class: ["game", `game-${st.game}`, S.pending && "busy"], id: "game" },
+  const area = h("div", { class: ["game", `game-${st.game}`, S.pending && "busy"], id: "game", "data-version": String(st.version) },
     r ? r.render(context()) : h("p", null, t("table.unknown_game", { game: st.game })));
   return h("div", { class: "table-screen" }, header, seatStrip(st), area,
     st.outcome ? results(st) : null);

@@ -40,6 +40,11 @@ export function defaultLanguage() {
   return "en";
 }
 
+// The English text of a key, to recognise a server default (a table named after its game).
+export function inEnglish(key) {
+  return english[key];
+}
+
 export function has(key) {
   return key in table || key in english;
 }
