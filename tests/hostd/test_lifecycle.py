@@ -222,3 +222,22 @@ def test_ready_watchdog_sigterm_bye_and_resume(workdir: Path) -> None:
         assert second.proc.wait(timeout=service.STOP_TIMEOUT) == 0
     finally:
         stop(second)
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("tcp_port = 70000\n", "tcp_port must be an integer 0-65535"),
+    ('log_level = "loud"\n', "log_level must be one of"),
+    ('bind = "box.local"\n', "bind must be an IP address"),
+    ("tcp_prot = 1\n", "unknown key 'tcp_prot' (did you mean 'tcp_port'?)"),
+])
+def test_a_bad_config_stops_start_up_with_one_line(workdir: Path, text: str, key: str) -> None:
+    (workdir / "etc").mkdir()
+    (workdir / "etc" / "config.toml").write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CONFIGURATION_DIRECTORY": str(workdir / "etc")}
+    out = subprocess.run([sys.executable, "-m", "hostd.cli", "serve", "--data-dir",
+                          str(workdir / "data"), "--no-mdns", "--no-bluetooth"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and out.stdout == ""
+    (line,) = out.stderr.splitlines()
+    assert line.startswith(f"Error: {workdir / 'etc' / 'config.toml'}: ") and key in line
+    assert not (workdir / "data").exists()  # nothing was started or created
