@@ -377,6 +377,57 @@ async def connect_stream(stream: trio.abc.Stream, *, hello: bool = True, record:
         yield c
 
 
+def rfcomm_address(address: str) -> str:
+    """A Bluetooth device address ``AA:BB:CC:DD:EE:FF`` (any case), or ValueError."""
+    parts = address.strip().split(":")
+    if len(parts) != 6 or not all(len(p) == 2 and all(c in "0123456789abcdefABCDEF" for c in p)
+                                  for p in parts):
+        raise ValueError(f"{address!r} is not a Bluetooth address like AA:BB:CC:DD:EE:FF")
+    return ":".join(parts).upper()
+
+
+@asynccontextmanager
+async def connect_bluetooth(address: str, channel: int | None = None, *, hello: bool = True,
+                            record: bool = False, client: str = "tablebox-python",
+                            timeout: float = 20.0) -> AsyncIterator[Client]:
+    """A client over Bluetooth RFCOMM to the box at ``address`` (pair with it first).
+
+    Needs a Python whose socket module has AF_BLUETOOTH (Linux with BlueZ headers: Debian's
+    and Raspberry Pi OS's ``python3`` have it); elsewhere it raises Disconnected saying so.
+    ``channel`` defaults to the box's fixed channel, so no SDP query is needed.
+    """
+    import socket
+
+    from hostd.discovery import RFCOMM_CHANNEL
+
+    try:
+        addr = rfcomm_address(address)
+    except ValueError as e:
+        raise Disconnected(str(e)) from None
+    if not (hasattr(socket, "AF_BLUETOOTH") and hasattr(socket, "BTPROTO_RFCOMM")):
+        raise Disconnected("this Python has no Bluetooth sockets (socket.AF_BLUETOOTH); use "
+                           "one built with Bluetooth support, such as Debian's /usr/bin/python3")
+    chan = RFCOMM_CHANNEL if channel is None else channel
+    try:
+        sock = trio.socket.socket(socket.AF_BLUETOOTH, socket.SOCK_STREAM,
+                                  socket.BTPROTO_RFCOMM)
+    except OSError as e:
+        raise Disconnected(f"this machine cannot open Bluetooth sockets ({e.strerror or e}); "
+                           "is there an adapter, and is the kernel's bluetooth module loaded?"
+                           ) from None
+    try:
+        with trio.fail_after(timeout):
+            await sock.connect((addr, chan))
+    except (OSError, trio.TooSlowError) as e:
+        sock.close()
+        why = getattr(e, "strerror", None) or "no answer"
+        raise Disconnected(f"cannot connect to {addr} channel {chan} over Bluetooth: {why} "
+                           "(is the box paired, in range, and running tablebox?)") from None
+    async with _running(TcpTransport(trio.SocketStream(sock), record=record), hello=hello,
+                        record=record, client=client) as c:
+        yield c
+
+
 @asynccontextmanager
 async def connect_ws(url: str, *, hello: bool = True, record: bool = False,
                      client: str = "tablebox-python") -> AsyncIterator[Client]:
@@ -394,6 +445,7 @@ __all__ = [
     "Disconnected",
     "Refused",
     "connect",
+    "connect_bluetooth",
     "connect_stream",
     "connect_ws",
 ]

@@ -21,7 +21,14 @@ from typing import Any, TextIO
 
 import trio
 
-from clients.client import Client, ClientError, Disconnected, Refused, connect
+from clients.client import (
+    Client,
+    ClientError,
+    Disconnected,
+    Refused,
+    connect,
+    connect_bluetooth,
+)
 from hostd.protocol.messages import Notice, State
 
 _CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
@@ -246,28 +253,40 @@ class Player:
 
 async def play(host: str, port: int, *, code: str | None = None, name: str | None = None,
                seat: int | None = None, spectate: bool = False, inp: TextIO | None = None,
-               out: TextIO | None = None) -> int:
+               out: TextIO | None = None, bluetooth: str | None = None) -> int:
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
     encoding = (getattr(out, "encoding", "") or "").lower()
     screen = Screen(out, symbols=encoding.replace("-", "") == "utf8")
     send, recv = trio.open_memory_channel[str | None](16)
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(_lines, send, inp)
-        player = Player(screen, recv)
-        try:
-            result = await _play_reconnecting(player, host, port, code, name, seat, spectate)
-        finally:
-            nursery.cancel_scope.cancel()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_lines, send, inp)
+            player = Player(screen, recv)
+            try:
+                result = await _play_reconnecting(player, host, port, code, name, seat,
+                                                  spectate, bluetooth)
+            finally:
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # The line reader never fails: a group holds the session's own error (a
+        # TerminalError the CLI prints as one line), given back unwrapped.
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
     return result
 
 
 async def _play_reconnecting(player: Player, host: str, port: int, code: str | None,
-                             name: str | None, seat: int | None, spectate: bool) -> int:
+                             name: str | None, seat: int | None, spectate: bool,
+                             bluetooth: str | None = None) -> int:
     give_up: float | None = None
     while True:
         try:
-            async with connect(host, port, client="tablebox-terminal") as c:
+            # Over RFCOMM to a paired box when ``bluetooth`` names one, else over TCP.
+            link = (connect_bluetooth(bluetooth, client="tablebox-terminal") if bluetooth
+                    else connect(host, port, client="tablebox-terminal"))
+            async with link as c:
                 await player.start(c, code, name, seat, spectate)
                 give_up = None
                 return await player.session(c)
@@ -289,10 +308,10 @@ async def _play_reconnecting(player: Player, host: str, port: int, code: str | N
 
 
 def run(host: str, port: int, *, code: str | None = None, name: str | None = None,
-        seat: int | None = None, spectate: bool = False) -> int:
+        seat: int | None = None, spectate: bool = False, bluetooth: str | None = None) -> int:
     """The CLI's entry point: 0 when the player is done."""
     try:
         return trio.run(lambda: play(host, port, code=code, name=name, seat=seat,
-                                     spectate=spectate))
+                                     spectate=spectate, bluetooth=bluetooth))
     except KeyboardInterrupt:
         return 130

@@ -181,9 +181,13 @@ def replay(file: Path, as_json: bool) -> None:
 @click.option("--watch", is_flag=True, help="Print boxes appearing, changing and leaving.")
 @click.option("--interface", "interfaces", multiple=True, metavar="NAME|ADDR",
               help="Browse only on this interface (repeatable).")
-def discover(timeout: float | None, as_json: bool, watch: bool,
-             interfaces: tuple[str, ...]) -> None:
-    """Find tablebox boxes on the local network (mDNS) and what their TXT records say."""
+@click.option("--tables/--no-tables", default=True,
+              help="Connect to each box to list its tables (default), or show only what its "
+                   "mDNS records say.")
+def discover(timeout: float | None, as_json: bool, watch: bool, interfaces: tuple[str, ...],
+             tables: bool) -> None:
+    """Find tablebox boxes on the local network (mDNS) and list their tables."""
+    import msgspec
     import trio
 
     from hostd.discovery import browse
@@ -208,21 +212,47 @@ def discover(timeout: float | None, as_json: bool, watch: bool,
                         click.echo(f"{event.kind}: {line(event.box)}")
                     sys.stdout.flush()
 
+    async def list_tables(box: browse.FoundBox, out: dict[str, Any]) -> None:
+        from clients.client import connect
+
+        try:
+            with trio.fail_after(3):
+                async with connect(box.addresses[0], box.port, client="tablebox-discover") as c:
+                    out["tables"] = [msgspec.to_builtins(t) for t in await c.list_tables()]
+        except Exception as e:  # any box we cannot ask is reported, never fatal
+            out["tables_error"] = str(e) or "no answer"
+
+    async def run_discover() -> list[dict[str, Any]]:
+        found = await browse.discover(3.0 if timeout is None else timeout, interfaces)
+        rows = [{"box": box} for box in found]
+        if tables:
+            async with trio.open_nursery() as nursery:
+                for row in rows:
+                    if row["box"].addresses:
+                        nursery.start_soon(list_tables, row["box"], row)
+        return rows
+
     try:
         if watch:
             trio.run(run_watch)
             return
-        boxes = trio.run(browse.discover, 3.0 if timeout is None else timeout, interfaces)
+        rows = trio.run(run_discover)
     except OSError as e:
         raise _fail(f"cannot browse mDNS: {e.strerror or e}") from None
     if as_json:
-        click.echo(json.dumps({"boxes": [b.to_json() for b in boxes]}, ensure_ascii=False,
-                              indent=2))
-    elif not boxes:
+        boxes = [{**row["box"].to_json(), **{k: v for k, v in row.items() if k != "box"}}
+                 for row in rows]
+        click.echo(json.dumps({"boxes": boxes}, ensure_ascii=False, indent=2))
+        return
+    if not rows:
         click.echo("no boxes found")
-    else:
-        for box in boxes:
-            click.echo(line(box))
+    for row in rows:
+        click.echo(line(row["box"]))
+        for t in row.get("tables", []):
+            click.echo(f"    {t['code']}  {t['name']} ({t['game']}): {t['status']}, "
+                       f"{t['free_seats']} of {t['players']} seats free")
+        if "tables_error" in row:
+            click.echo(f"    (cannot list its tables: {row['tables_error']})")
 
 
 # -- operations: configuration ------------------------------------------------------------------
@@ -725,15 +755,17 @@ def drain(wait: bool, timeout: float | None, control: Path | None, as_json: bool
 @click.option("--name", default=None, help="Your name at the table.")
 @click.option("--seat", type=int, default=None, help="Ask for this seat.")
 @click.option("--spectate", is_flag=True, help="Watch instead of playing.")
+@click.option("--bluetooth", default=None, metavar="ADDR",
+              help="Connect over Bluetooth RFCOMM to the paired box AA:BB:CC:DD:EE:FF instead.")
 def play(host: str, port: int | None, code: str | None, name: str | None, seat: int | None,
-         spectate: bool) -> None:
+         spectate: bool, bluetooth: str | None) -> None:
     """Play at a table from this terminal: the view, then numbered legal actions."""
     from clients import terminal
     from hostd.config import DEFAULT_TCP_PORT
 
     try:
         code_ = terminal.run(host, port or DEFAULT_TCP_PORT, code=code, name=name, seat=seat,
-                             spectate=spectate)
+                             spectate=spectate, bluetooth=bluetooth)
     except terminal.TerminalError as e:
         raise _fail(str(e)) from None
     sys.exit(code_)

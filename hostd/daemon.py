@@ -22,7 +22,7 @@ import signal
 import socket
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -166,7 +166,10 @@ async def _start_services(config: Config, hub: Hub,
             async def on_stream(stream: trio.abc.Stream, peer: str) -> None:
                 await serve_ndjson_stream(stream, peer, "bluetooth", on_link)
 
-            await conns.start(scoped, partial(bt.run_bluetooth, config, on_stream))
+            # Connections run in ``conns``: stopping Bluetooth (unregistering the profile)
+            # must not cut the games in progress before they are told goodbye.
+            await conns.start(scoped, partial(bt.run_bluetooth, config, on_stream,
+                                              handler_nursery=conns))
             services.append("bluetooth")
 
     if config.mdns:
@@ -176,7 +179,9 @@ async def _start_services(config: Config, hub: Hub,
             send, recv = trio.open_memory_channel[Any](16)
             send.send_nowait(discovery.BoxSummary.of_tables(hub.list_tables(seats=False)))
             conns.start_soon(scoped, partial(_publish_summaries, hub, send, discovery))
-            await conns.start(scoped, partial(mdns.run_mdns, config, recv))
+            # Advertise the ports actually bound (port 0 in a config means "any free one").
+            bound = replace(config, tcp_port=tcp_port, http_port=http_port or config.http_port)
+            await conns.start(scoped, partial(mdns.run_mdns, bound, recv))
             services.append("mdns")
 
     return Started(hub, tcp_port, http_port, str(control_path), services, stop.set, stoppers)

@@ -7,7 +7,8 @@ Owns ``BoxSummary`` (the public counts the daemon hands to the advertiser), the 
 
 Must never put anything secret on the air: no join code, token, seat name, hand or seed. A
 ``BoxSummary`` is built from counts and game ids only, so a secret cannot reach a TXT record
-even by mistake.
+even by mistake. This module imports only the standard library: clients import the RFCOMM
+constants from here without pulling in zeroconf or jeepney.
 """
 
 from __future__ import annotations
@@ -20,6 +21,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+# Our own Bluetooth service class UUID (random, generated once for tablebox; never change it:
+# phones and clients look the box up by it).
+RFCOMM_SERVICE_UUID = "6e10ac05-659b-40a1-b767-e3402edfbe4c"
+# A fixed RFCOMM channel, so a client can connect without an SDP query. Chosen clear of the
+# channels BlueZ's own profiles default to (1, 3, 7, 9-17).
+RFCOMM_CHANNEL = 22
 
 SERVICE_TYPE = "_tablebox._tcp.local."  # the NDJSON port
 HTTP_SERVICE_TYPE = "_http._tcp.local."  # the web page (DNS-SD's type for web servers)

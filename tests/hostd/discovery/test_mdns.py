@@ -7,6 +7,8 @@ is the real ``tablebox discover --watch --json``. Nothing here sends mDNS outsid
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -150,3 +152,51 @@ async def test_interfaces_choose_where_the_box_is_seen(tmp_path: Path) -> None:
             assert seen["box"]["addresses"] == ["10.99.0.1"]
             # A box advertising on loopback only is not seen over the cable.
             await watch.expect_none(event("added", instance="Hidden"), 5)
+
+
+async def test_the_daemon_advertises_its_tables_and_says_goodbye(tmp_path: Path) -> None:
+    short = Path(tempfile.mkdtemp(prefix="tb-"))  # Unix socket paths must stay short
+    control = str(short / "c.sock")
+    try:
+        with network_namespaces(1) as [ns]:
+            async with Procs() as procs:
+                watch = await watcher(procs, ns, tmp_path)
+                daemon = await procs.start(ns.exec_args(
+                    str(BIN / "tablebox"), "serve", "--data", str(tmp_path / "data"),
+                    "--control", control, "--bind", "0.0.0.0", "--tcp-port", "0",
+                    "--http-port", "0", "--mdns", "--no-bluetooth", "--box-name", "Salle",
+                    "--ai-speed", "0", "--ai-processes", "0"), tmp_path / "daemon.log",
+                    read=False)
+                box = (await watch.next_json(event("added", instance="Salle"), SEEN))["box"]
+                status = json.loads(await cli(procs, tmp_path, "status", "--json",
+                                              "--control", control))
+                assert box["port"] == status["listening"]["tcp"]["port"]  # the bound port
+                assert box["open_tables"] == 0
+                http = await watch.next_json(event("updated", instance="Salle"), SEEN)
+                assert http["box"]["http_port"] == status["listening"]["http"]["port"]
+
+                made = json.loads(await cli(procs, tmp_path, "tables", "new", "euchre",
+                                            "--ai", "random", "--control", control, "--json"))
+                upd = await watch.next_json(event("updated", open_tables=1), SEEN)
+                assert upd["box"]["free_seats"] == 4 and upd["box"]["games"] == ["euchre"]
+
+                # `tablebox discover` lists the box and asks it for its tables.
+                found = json.loads(await cli(procs, tmp_path, "discover", "--json",
+                                             "--timeout", "3", netns=ns))
+                [listed] = found["boxes"]
+                assert [t["code"] for t in listed["tables"]] == [made["code"]]
+
+                daemon.process.terminate()
+                await watch.next_json(event("removed", instance="Salle"), SEEN)
+                assert await daemon.wait(15) == 0
+    finally:
+        shutil.rmtree(short, ignore_errors=True)
+
+
+async def cli(procs: Procs, tmp: Path, *args: str, netns: Netns | None = None) -> str:
+    cmd = [str(BIN / "tablebox"), *args]
+    proc = await procs.start(netns.exec_args(*cmd) if netns else cmd,
+                             tmp / f"cli-{len(procs.procs)}.log")
+    out = await proc.output(30)
+    assert proc.process.returncode == 0, (out, proc.log.read_text())
+    return out
