@@ -27,6 +27,7 @@ import re
 import sys
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -271,7 +272,15 @@ def configure_from(config: Any, *, mode: Mode = "auto", stream: TextIO | None = 
 
 
 def render_console(event: MutableMapping[str, Any], colors: bool) -> str:
-    """One parsed JSON log event as the console renderer shows it (``tablebox logs``)."""
+    """One parsed JSON log event as the console renderer shows it (``tablebox logs``), with
+    its UTC timestamp shown in local time, as an operator reads a clock."""
     event = dict(event)
+    ts = event.get("timestamp")
+    if isinstance(ts, str):
+        try:
+            when = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+            event["timestamp"] = when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            pass
     level = str(event.get("level", "info"))
     return str(console_renderer(colors)(None, level, event))

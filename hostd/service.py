@@ -49,7 +49,6 @@ _UNIT = """\
 # `systemctl edit tablebox` so a reinstall does not overwrite your changes.
 [Unit]
 Description=tablebox card and board game table host
-Documentation=man:systemd.exec(5)
 # Discovery wants addresses and BlueZ up; neither is required to start.
 After=network-online.target bluetooth.target
 Wants=network-online.target bluetooth.target

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import select
 import subprocess
 import sys
@@ -85,6 +86,7 @@ def test_pretty_by_default(tmp_path: Path) -> None:
     (line,) = out.splitlines()
     assert "step_committed" in line and "table=t1" in line and "[error" in line
     assert not line.startswith("{")
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ", line)  # local time, to the second
 
 
 def test_a_line_that_is_not_json_is_still_shown(tmp_path: Path) -> None:
