@@ -16,7 +16,7 @@ from pygame import Rect
 from clients.kiosk.bidi import isolate
 from clients.kiosk.i18n import RED_SUITS, SUIT_SYMBOLS, Translator
 from clients.kiosk.model import TableEntry
-from clients.kiosk.text import Align, TextLayer
+from clients.kiosk.text import MIN_SCALE, Align, TextLayer
 
 Color = tuple[int, int, int]
 
@@ -189,8 +189,9 @@ def banner(ctx: Ctx, area: Rect, title: str, lines: list[str], *, accent: Color 
 
 
 def label(ctx: Ctx, text: str, box: Rect, px: int, color: Color = TEXT, *, bold: bool = False,
-          align: Align = "start", ltr: bool = False) -> Rect:
-    return ctx.text.draw(ctx.surface, text, box, px, color, bold=bold, align=align, ltr=ltr)
+          align: Align = "start", ltr: bool = False, min_scale: float = MIN_SCALE) -> Rect:
+    return ctx.text.draw(ctx.surface, text, box, px, color, bold=bold, align=align, ltr=ltr,
+                         min_scale=min_scale)
 
 
 def seat_name(ctx: Ctx, entry: TableEntry, seat: int) -> str:

@@ -127,7 +127,8 @@ class TextLayer:
 
     # -- fitting -----------------------------------------------------------------------------
     def fit(self, text: str, px: int, max_w: int, bold: bool = False,
-            max_h: int | None = None, ltr: bool = False) -> tuple[str, int]:
+            max_h: int | None = None, ltr: bool = False,
+            min_scale: float = MIN_SCALE) -> tuple[str, int]:
         """The text and size to draw so that it is at most ``max_w`` wide (and ``max_h`` high):
         smaller first, then shortened with an ellipsis."""
         px = max(MIN_PX, px)
@@ -137,7 +138,7 @@ class TextLayer:
         w = self.size(text, px, bold, ltr)[0]
         if w <= max_w:
             return text, px
-        floor = max(MIN_PX, int(px * MIN_SCALE))
+        floor = max(MIN_PX, int(px * min_scale))
         scaled = max(floor, int(px * max_w / max(1, w)))
         while scaled > floor and self.size(text, scaled, bold, ltr)[0] > max_w:
             scaled -= 1
@@ -157,11 +158,13 @@ class TextLayer:
     # -- drawing -----------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface, text: str, box: pygame.Rect, px: int, color: Color,
              *, bold: bool = False, align: Align = "start", valign: VAlign = "center",
-             shrink: bool = True, ltr: bool = False) -> pygame.Rect:
+             shrink: bool = True, ltr: bool = False,
+             min_scale: float = MIN_SCALE) -> pygame.Rect:
         """Draw one line inside ``box``, fitted to it; return the rectangle drawn (surface
         coordinates). Empty text draws nothing and returns an empty rect at the box."""
         if shrink:
-            text, px = self.fit(text, px, box.w, bold, max_h=box.h, ltr=ltr)
+            text, px = self.fit(text, px, box.w, bold, max_h=box.h, ltr=ltr,
+                                min_scale=min_scale)
         if not text or box.w <= 0 or box.h <= 0:
             return pygame.Rect(box.x, box.y, 0, 0)
         img = self.render(text, px, color, bold, ltr)

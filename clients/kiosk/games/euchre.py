@@ -94,7 +94,7 @@ def _scores(ctx: Ctx, box: Rect, entry: TableEntry, view: dict[str, Any]) -> Non
         goal.x = box.x
     target_top = Rect(goal.x, goal.y, goal.w, goal.h // 2)
     d.label(ctx, t.t("euchre.to", n=view.get("target", "")), target_top, target_top.h * 4 // 5,
-            d.MUTED, align="center")
+            d.MUTED, align="center", min_scale=0.4)
     tricks = Rect(goal.x, target_top.bottom, goal.w, goal.h - target_top.h)
     if view.get("phase") in ("play", "hand_over"):
         d.label(ctx, f"{t.t('euchre.tricks')} {won[0]}–{won[1]}", tricks, tricks.h * 3 // 4,

@@ -63,12 +63,14 @@ def _top_line(ctx: Ctx, box: Rect, view: dict[str, Any]) -> None:
     rnd, rounds = view.get("round", 0), view.get("rounds", 0)
     text = (t.t("president.round", n=rnd, of=rounds) if isinstance(rounds, int) and rounds > 0
             else t.t("president.round_open", n=rnd))
-    third = box.w // 3
-    start = Rect(box.right - third, box.y, third, box.h) if t.rtl else Rect(box.x, box.y, third,
-                                                                             box.h)
-    middle = Rect(box.x + third, box.y, third, box.h)
-    end = Rect(box.x, box.y, third, box.h) if t.rtl else Rect(box.right - third, box.y, third,
-                                                               box.h)
+    # start: the round (30%); middle: a revolution (25%); end: the rank order (45%)
+    w_start, w_mid = box.w * 3 // 10, box.w // 4
+    start = Rect(box.x, box.y, w_start, box.h)
+    middle = Rect(start.right, box.y, w_mid, box.h)
+    end = Rect(middle.right, box.y, box.right - middle.right, box.h)
+    if t.rtl:
+        start.right, end.x = box.right, box.x
+        middle.x = end.right
     d.label(ctx, text, start, round(box.h * 0.8), d.TEXT)
     reversed_ = bool(view.get("reversed"))
     if reversed_:
@@ -81,7 +83,7 @@ def _top_line(ctx: Ctx, box: Rect, view: dict[str, Any]) -> None:
         # always left to right, weakest first, whatever the language
         ranks = "\u2009‹\u2009".join(t.rank(r) for r in order)
         d.label(ctx, ranks, end, round(box.h * 0.62), d.GOLD if reversed_ else d.MUTED,
-                align="end", bold=reversed_, ltr=True)
+                align="end", bold=reversed_, ltr=True, min_scale=0.3)
 
 
 def _seat(ctx: Ctx, entry: TableEntry, spot: Rect, seat: int, count: int, *,
@@ -116,14 +118,20 @@ def _seat(ctx: Ctx, entry: TableEntry, spot: Rect, seat: int, count: int, *,
         d.panel(s, cards.inflate(-cards.w // 6, -cards.h // 5), d.FELT, radius=cards.h // 5)
         d.label(ctx, words, cards.inflate(-cards.w // 4, -cards.h // 3), round(cards.h * 0.4),
                 d.GOLD, bold=True, align="center")
-    else:
+    elif not passed:
         d.draw_fan(ctx, cards, count, max_cards=10)
-    if passed:
-        tag = Rect(0, 0, round(spot.w * 0.5), round(spot.h * 0.24))
-        tag.midbottom = (spot.centerx, spot.bottom - pad // 2)
+    else:
+        # the hand to one side, "passed" beside it: out of this trick until it is cleared
+        fan_w = cards.w * 11 // 20
+        fan = Rect(cards.x, cards.y, fan_w, cards.h)
+        tag = Rect(cards.x + fan_w + pad // 2, cards.y + cards.h // 6,
+                   cards.w - fan_w - pad // 2, cards.h * 2 // 3)
+        if t.rtl:
+            fan.right, tag.x = cards.right, cards.x
+        d.draw_fan(ctx, fan, count, max_cards=10, align="start")
         d.panel(s, tag, d.FELT_DARK, radius=tag.h // 2, border=d.MUTED, width=1)
-        d.label(ctx, t.t("president.passed"), tag.inflate(-4, -2), round(tag.h * 0.7), d.MUTED,
-                align="center")
+        d.label(ctx, t.t("president.passed"), tag.inflate(-tag.h // 3, -2), round(tag.h * 0.7),
+                d.MUTED, align="center")
 
 
 def _pile(ctx: Ctx, area: Rect, entry: TableEntry, view: dict[str, Any]) -> None:

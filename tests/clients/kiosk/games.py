@@ -22,6 +22,8 @@ NAMES = ("Ana", "بلال", "Cyrielle-Marguerite", "Dmitri", "ليلى", "Zoé")
 JOIN_URL = "http://192.168.1.23:8080"
 WELCOME = Welcome(box="Café du Coin", join_urls=[JOIN_URL, "http://[fd00::23]:8080"])
 GAMES = {"sequence": 2, "euchre": 4, "president": 5}
+# two President rounds: the results between rounds and the card exchange appear too
+OPTIONS: dict[str, dict[str, object]] = {"president": {"rounds": 2}}
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ def play_samples(game: str, players: int | None = None, seed: int = 3,
                  table: str = "t1", code: str = "K7QF") -> list[Sample]:
     """Spectator states of one whole AI game: the start, the middle, between hands, the end."""
     g = registry.get(game)
-    match = Match.start(g, players or GAMES[game], None, seed)
+    match = Match.start(g, players or GAMES[game], OPTIONS.get(game), seed)
     seats = seats_for(match.players, match.teams())
     levels = ai.LEVELS
     level = next(lv for lv in reversed(levels) if lv in registry.players_for(game))
