@@ -1,7 +1,7 @@
 """A small advertiser for the mDNS tests: ``run_mdns`` driven by JSON lines on stdin.
 
     python -m tests.hostd.discovery.advertise --name NAME --data DIR [--port N]
-        [--http-port N] [--interface IF]... [--blind-start]
+        [--http-port N] [--interface IF]... [--blind-start] [--refresh S]
 
 Each stdin line is a summary ``{"open_tables": 1, "free_seats": 3, "games": ["toy"]}``; end
 of input shuts the advertiser down (goodbyes sent) and exits 0. Only ever run inside a
@@ -10,7 +10,8 @@ network namespace the test created.
 ``--blind-start`` makes the first registration miss any rival, as when two boxes boot at the
 same moment: zeroconf skips its probing (its QU answers may land in another socket anyway)
 and the first name is taken without looking. Only ``run_mdns``'s conflict rule can then
-separate two boxes that announced the same name.
+separate two boxes that announced the same name. ``--refresh`` re-reads the interfaces every
+S seconds instead of every 15, so a test need not wait for an interface that comes up late.
 """
 
 from __future__ import annotations
@@ -57,7 +58,10 @@ if __name__ == "__main__":
     p.add_argument("--http-port", type=int, default=8080)
     p.add_argument("--interface", action="append", default=[])
     p.add_argument("--blind-start", action="store_true")
+    p.add_argument("--refresh", type=float, default=None)
     a = p.parse_args()
+    if a.refresh is not None:
+        mdns.INTERFACE_REFRESH = a.refresh
     if a.blind_start:
         zeroconf.Zeroconf.register_service = functools.partialmethod(  # type: ignore[method-assign,assignment]
             zeroconf.Zeroconf.register_service, cooperating_responders=True)

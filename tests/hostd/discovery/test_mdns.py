@@ -200,3 +200,17 @@ async def cli(procs: Procs, tmp: Path, *args: str, netns: Netns | None = None) -
     out = await proc.output(30)
     assert proc.process.returncode == 0, (out, proc.log.read_text())
     return out
+
+
+async def test_an_interface_that_comes_up_late_is_announced(tmp_path: Path) -> None:
+    # The Pi's Wi-Fi often comes up after the service: the box waits, then announces.
+    with network_namespaces(2) as [box, phone]:
+        async with Procs() as procs:
+            await advertiser(procs, box, tmp_path, "a", "Late", "--interface", "tbx0",
+                             "--refresh", "1")
+            await trio.sleep(3)  # started, looked for tbx0, found nothing
+            assert "mdns_waiting_for_interface" in (tmp_path / "adv-a.log").read_text()
+            link(box, "tbx0", "10.99.0.1/24", phone, "tbx1", "10.99.0.2/24")
+            watch = await watcher(procs, phone, tmp_path)
+            seen = await watch.next_json(event("added", instance="Late"), SEEN)
+            assert seen["box"]["addresses"] == ["10.99.0.1"]
