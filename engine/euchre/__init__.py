@@ -1,11 +1,10 @@
-"""Euchre: the rules (``rules``), the card tables they share with the players (``tables``), and
-the computer players (``ai``). Exports ``GAME`` and ``PLAYERS`` for the registry."""
+"""Euchre: the rules (``rules``), the card tables they share with the players (``tables``),
+what a seat knows and deals consistent with it (``knowledge``), double-dummy search
+(``search``) and the computer players (``ai``). Exports ``GAME`` and ``PLAYERS``."""
 
 from __future__ import annotations
 
-from engine.ai import RandomPlayer
+from engine.euchre.ai import PLAYERS
 from engine.euchre.rules import GAME
-
-PLAYERS = {"random": RandomPlayer()}
 
 __all__ = ["GAME", "PLAYERS"]

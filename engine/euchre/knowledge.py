@@ -1,0 +1,160 @@
+"""What one seat knows in Euchre, read from its view, and deals consistent with it.
+
+``Knowledge.of(view)`` turns a seat's ``EuchreView`` into integer form for the computer players:
+its hand, every card played, who is void in which suit (a failure to follow the led suit, the
+left bower counted as trump), where the turned card went (everyone saw the dealer take it),
+and the cards whose place it cannot know. ``sample_hands`` deals those unknown cards at random
+among the other hands and the undealt pile, keeping every count and every revealed void.
+
+Everything here comes from the view, the same data a remote client receives. This module must
+never see a state: a computer player that did could cheat.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.euchre.rules import EuchreView
+from engine.euchre.tables import BIT, CARD, DECK_MASK, ESUIT, NO_TRUMP, SUIT_MASK, SUITS, cards_of
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    seat: int
+    dealer: int
+    trump: int  # NO_TRUMP while bidding
+    hand: int  # my cards, as a mask
+    played: int  # every card played this hand (tricks done and the trick in progress)
+    voids: tuple[int, int, int, int]  # per seat, a mask of effective suits it cannot follow
+    counts: tuple[int, ...]
+    turned: int
+    turned_status: str
+    maker: int  # -1 while bidding
+    alone: bool
+    out: int  # mask of seats sitting out
+    leader: int  # of the trick in progress, -1 if none
+    trick: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    won: tuple[int, int]
+    tricks_done: int
+    score: tuple[int, int]
+    target: int
+    deck: int
+    fixed: tuple[int, int, int, int]  # cards known to be in a seat's hand besides mine
+    unknown: int  # cards that may be in another hand or undealt
+
+    @staticmethod
+    def of(view: EuchreView) -> Knowledge:
+        seat = view.seat
+        if seat is None or view.dealer is None or view.turned is None:
+            raise ValueError("a computer player needs a seated view of a dealt hand")
+        trump = SUITS.index(view.trump) if view.trump is not None else NO_TRUMP
+        esuit = ESUIT[trump]
+        hand = 0
+        for hc in view.hand:
+            hand |= BIT[CARD[hc.card]]
+        played = 0
+        voids = [0, 0, 0, 0]
+        tricks = [[(p.seat, CARD[p.card]) for p in t.plays] for t in view.tricks]
+        trick = tuple((p.seat, CARD[p.card]) for p in view.trick)
+        for plays in [*tricks, list(trick)]:
+            if not plays:
+                continue
+            led = esuit[plays[0][1]]
+            for s, c in plays:
+                played |= BIT[c]
+                if esuit[c] != led:
+                    voids[s] |= 1 << led
+        turned = CARD[view.turned]
+        dealer = view.dealer
+        fixed = [0, 0, 0, 0]
+        gone = hand | played | BIT[turned]
+        if view.discard is not None:
+            gone |= BIT[CARD[view.discard]]
+        if view.turned_status == "taken" and dealer != seat and not played & BIT[turned]:
+            fixed[dealer] = BIT[turned]
+        unknown = DECK_MASK[view.deck] & ~gone
+        return Knowledge(
+            seat=seat,
+            dealer=dealer,
+            trump=trump,
+            hand=hand,
+            played=played,
+            voids=(voids[0], voids[1], voids[2], voids[3]),
+            counts=view.hand_counts,
+            turned=turned,
+            turned_status=view.turned_status or "up",
+            maker=view.maker if view.maker is not None else -1,
+            alone=view.alone,
+            out=sum(1 << s for s in view.sitting_out),
+            leader=view.leader if view.leader is not None else -1,
+            trick=trick,
+            won=view.tricks_won,
+            tricks_done=len(view.tricks),
+            score=view.score,
+            target=view.target,
+            deck=view.deck,
+            fixed=(fixed[0], fixed[1], fixed[2], fixed[3]),
+            unknown=unknown,
+        )
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % 4
+
+    @property
+    def side(self) -> int:
+        return self.seat % 2
+
+    def live(self) -> int:
+        """Cards not yet played that could still be in someone's hand (mine included)."""
+        return self.unknown | self.hand | self.fixed[0] | self.fixed[1] | self.fixed[2] | \
+            self.fixed[3]
+
+
+def sample_hands(k: Knowledge, rng: random.Random, *, tries: int = 20) -> tuple[int, int, int, int]:
+    """One deal of the unknown cards: my hand as it is, the others' hands of the right size
+    holding no card of a suit they showed out of, the turned card with the dealer once taken.
+
+    Seats that sit out are dealt too (they hold cards, they just never play them). Greedy with
+    retries, the most constrained seat first; after ``tries`` failures the voids are dropped
+    rather than fail (a view is always consistent, so that only guards against bad luck).
+    """
+    others = [s for s in range(4) if s != k.seat]
+    need = {s: k.counts[s] - k.fixed[s].bit_count() for s in others}
+    pool = cards_of(k.unknown)
+    trump = k.trump if k.trump != NO_TRUMP else NO_TRUMP
+    allowed = {}
+    for s in others:
+        banned = 0
+        for suit in range(4):
+            if k.voids[s] >> suit & 1:
+                banned |= SUIT_MASK[trump][suit]
+        allowed[s] = ~banned
+    order = sorted(others, key=lambda s: -bin(k.voids[s]).count("1"))
+    for attempt in range(tries + 1):
+        rng.shuffle(pool)
+        hands = [0, 0, 0, 0]
+        hands[k.seat] = k.hand
+        taken = 0
+        ok = True
+        for s in order:
+            mask = allowed[s] if attempt < tries else -1
+            got = 0
+            n = need[s]
+            if n:
+                for c in pool:
+                    b = BIT[c]
+                    if not taken & b and mask & b:
+                        got |= b
+                        n -= 1
+                        if not n:
+                            break
+            if n:
+                ok = False
+                break
+            taken |= got
+            hands[s] = got | k.fixed[s]
+        if ok:
+            return (hands[0], hands[1], hands[2], hands[3])
+    raise AssertionError("unreachable: the last try ignores voids")
