@@ -159,6 +159,7 @@ class Client:
         self._ids = itertools.count(1)
         self._waiting: dict[int, tuple[trio.Event, list[HostMessage]]] = {}
         self._changed = trio.Event()
+        self.seq = 0  # messages received so far
         self._last_rx = trio.current_time()
         self._last_tx = trio.current_time()
 
@@ -184,7 +185,7 @@ class Client:
     async def request(self, msg: msgspec.Struct, *, timeout: float = 10.0) -> HostMessage:
         """Send ``msg`` with a fresh id; the host's direct answer (``re`` == id)."""
         rid = next(self._ids)
-        msg = msgspec.structs.replace(msg, id=rid)  # type: ignore[type-var]
+        msg = msgspec.structs.replace(msg, id=rid)
         event: trio.Event = trio.Event()
         box: list[HostMessage] = []
         self._waiting[rid] = (event, box)
@@ -232,6 +233,7 @@ class Client:
             self.joined[msg.table] = msg
         elif isinstance(msg, HostBye):
             self.bye = msg
+        self.seq += 1
         re = msg.re
         if re is not None and re in self._waiting:
             event, box = self._waiting[re]
@@ -254,11 +256,17 @@ class Client:
                     return
             await trio.sleep(min(1.0, ping_after / 2))
 
-    async def changed(self) -> None:
-        """Wait for the next message from the host (or the link closing)."""
-        if self.closed is not None:
-            raise self.closed
-        await self._changed.wait()
+    async def changed(self, since: int | None = None) -> None:
+        """Wait until a message newer than number ``since`` arrived (default: the next one).
+
+        Pass ``since=client.seq`` taken before starting other tasks, so a message that
+        arrives while they start is not missed. Raises Disconnected once the link is gone.
+        """
+        since = self.seq if since is None else since
+        while self.seq <= since:
+            if self.closed is not None:
+                raise self.closed
+            await self._changed.wait()
 
     async def wait_state(self, table: str, until: Callable[[State], bool] | None = None, *,
                          timeout: float = 10.0) -> State:
@@ -340,19 +348,25 @@ class Client:
 async def _running(transport: Transport, *, hello: bool, record: bool,
                    client: str) -> AsyncIterator[Client]:
     c = Client(transport, record=record)
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(c._reader)
-        try:
-            if hello:
-                w = await c.hello(client)
-                nursery.start_soon(c._heartbeat, w.ping_after, w.dead_after)
-            else:
-                nursery.start_soon(c._heartbeat, PING_AFTER, DEAD_AFTER)
-            yield c
-        finally:
-            with trio.CancelScope(shield=True), trio.move_on_after(2):
-                await c.aclose()
-            nursery.cancel_scope.cancel()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(c._reader)
+            try:
+                if hello:
+                    w = await c.hello(client)
+                    nursery.start_soon(c._heartbeat, w.ping_after, w.dead_after)
+                else:
+                    nursery.start_soon(c._heartbeat, PING_AFTER, DEAD_AFTER)
+                yield c
+            finally:
+                with trio.CancelScope(shield=True), trio.move_on_after(2):
+                    await c.aclose()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # Our tasks never raise: a group holds the caller's own error, given back unwrapped.
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
 
 
 @asynccontextmanager

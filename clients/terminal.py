@@ -203,22 +203,23 @@ class Player:
                 elif s.status == "finished" and self.seat is not None:
                     self.screen.say("type r for a rematch, q to quit: ", end="")
                     prompted = True
-            # Wait for whichever comes first: a line typed, or a message from the host.
-            # (No await since the checks above, so no message can have slipped in between.)
+            # Wait for whichever comes first: a line typed, or a message from the host
+            # newer than what was just shown (``since``: none can slip in between).
             line: str | bool | None = False
+            since = c.seq
             async with trio.open_nursery() as waiter:
                 async def take_line() -> None:
                     nonlocal line
                     line = await self.lines.receive()
                     waiter.cancel_scope.cancel()
 
-                async def take_change() -> None:
+                async def take_change(since: int) -> None:
                     with contextlib.suppress(Disconnected):
-                        await c.changed()
+                        await c.changed(since)
                     waiter.cancel_scope.cancel()
 
                 waiter.start_soon(take_line)
-                waiter.start_soon(take_change)
+                waiter.start_soon(take_change, since)
             if line is False:
                 continue
             if line is None or line == "q":

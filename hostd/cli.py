@@ -577,8 +577,9 @@ def tables_list(ctx: click.Context, control: Path | None, as_json: bool) -> None
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="Number of seats (default: the game's).")
 @click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE", help="A table option.")
-@click.option("--ai", "ai_level", default="normal", metavar="LEVEL[,LEVEL...]",
-              help="The computer players' level (given to seats cyclically).")
+@click.option("--ai", "ai_level", default=None, metavar="LEVEL[,LEVEL...]",
+              help="The computer players' level, given to seats cyclically "
+                   "(default: normal, where the game has it).")
 @click.option("--name", default="", help="A name people see (default: the game's title).")
 @click.option("--turn-timer", type=click.FloatRange(0, 3600), default=None,
               help="Seconds a person has per move before the AI plays it (0: off).")
@@ -588,7 +589,7 @@ def tables_list(ctx: click.Context, control: Path | None, as_json: bool) -> None
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def tables_new(ctx: click.Context, game: str, players: int | None, opts: tuple[str, ...],
-               ai_level: str, name: str, turn_timer: float | None, seed: int | None,
+               ai_level: str | None, name: str, turn_timer: float | None, seed: int | None,
                control: Path | None, as_json: bool) -> None:
     """Open a table of GAME with computer players in every seat; prints its id and join code."""
     try:

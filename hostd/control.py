@@ -101,10 +101,10 @@ class Control:
         return [_builtins(t) for t in self.hub.list_tables()]
 
     async def tables_new(self, game: str, players: int | None = None,
-                         options: dict[str, Any] | None = None, ai: str = "normal",
+                         options: dict[str, Any] | None = None, ai: str | None = None,
                          name: str = "", turn_timer: float | None = None,
                          seed: int | None = None) -> Any:
-        levels = [x for x in str(ai).split(",") if x.strip()]
+        levels = [x for x in (ai or "").split(",") if x.strip()]
         runner = await self.hub.create_table(game, players=players, options=options,
                                              levels=levels, name=name, turn_timer=turn_timer,
                                              seed=seed)

@@ -156,11 +156,11 @@ class Session:
             if not self.dispatch(msg):
                 return
 
-    def _bad(self, code: str) -> bool:
+    def _bad(self, code: str, re: int | None = None) -> bool:
         """Answer a bad frame; False when this connection has sent too many."""
         self.bad_in_a_row += 1
         self.bad_total += 1
-        self._reject(code, None)
+        self._reject(code, re)
         if self.bad_in_a_row >= MAX_BAD_IN_A_ROW or self.bad_total >= MAX_BAD_TOTAL:
             self.conn.close("bye.garbage")
             return False
@@ -189,7 +189,7 @@ class Session:
                 dead_after=hub.settings.dead_after, join_urls=list(hub.join_urls))))
             return True
         if not self.hello:
-            return self._bad(codes.HELLO_FIRST)
+            return self._bad(codes.HELLO_FIRST, msg.id)
         try:
             if isinstance(msg, ListTables):
                 conn.push(_encode(Tables(re=msg.id, tables=hub.list_tables())))

@@ -210,7 +210,7 @@ class Hub:
 
     async def create_table(self, game: str, *, players: int | None = None,
                            options: dict[str, Any] | None = None,
-                           levels: Iterable[str] = ("normal",), name: str = "",
+                           levels: Iterable[str] = (), name: str = "",
                            turn_timer: float | None = None,
                            seed: int | None = None) -> TableRunner:
         """A new table with AI in every seat; OptionError or Reject for what is not allowed."""
@@ -219,7 +219,7 @@ class Hub:
         g = registry.get(game)
         n = g.info.default_players if players is None else players
         validated = g.validate(n, options or {})
-        level_list = [lvl.strip() for lvl in levels if lvl.strip()] or ["normal"]
+        level_list = [lvl.strip() for lvl in levels if lvl.strip()] or [default_level(game)]
         for lvl in level_list:
             engine_ai.player(game, lvl)
         timer = self.config.turn_timer if turn_timer is None else turn_timer
@@ -347,6 +347,15 @@ class Hub:
             "listening": self.listening,
             "join_urls": self.join_urls,
         }
+
+
+def default_level(game: str) -> str:
+    """The level new seats get when none is asked for: "normal" where the game has it."""
+    levels = list(registry.players_for(game))
+    for preferred in ("normal", "easy", "hard", "random"):
+        if preferred in levels:
+            return preferred
+    return levels[0]
 
 
 def math_inf(timeout: float | None) -> float:

@@ -16,14 +16,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from clients.client import Client
+from clients.client import Client, Refused
 from engine import registry
 from hostd.config import Config
 from hostd.control import request
@@ -79,8 +79,17 @@ async def running_daemon(data: Path | None = None, *, settings: HubSettings | No
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def legal_for(state: State) -> list[dict[str, Any]]:
-    return list(state.legal)
+async def any_changed(clients: Iterable[Client]) -> None:
+    """Wait until any of ``clients`` hears from the host."""
+    seen = [(c, c.seq) for c in clients]  # before any await: nothing can slip past
+    async with trio.open_nursery() as nursery:
+        async def one(c: Client, since: int) -> None:
+            with contextlib.suppress(Exception):
+                await c.changed(since)
+            nursery.cancel_scope.cancel()
+
+        for c, since in seen:
+            nursery.start_soon(one, c, since)
 
 
 async def play_to_end(clients: dict[int, Client], table: str, rng: random.Random, *,
@@ -88,34 +97,35 @@ async def play_to_end(clients: dict[int, Client], table: str, rng: random.Random
     """Each seated client moves (a random legal action) when its turn comes, to the end."""
     with trio.fail_after(timeout):
         for _ in range(max_moves):
-            any_client = next(iter(clients.values()))
-            state = await any_client.wait_state(table)
-            if state.status != "playing":
-                return state
+            states = [c.states.get(table) for c in clients.values()]
+            latest = max((s for s in states if s is not None), key=lambda s: s.version,
+                         default=None)
+            if latest is not None and latest.status != "playing":
+                return latest
             moved = False
             for seat, c in clients.items():
                 s = c.states.get(table)
-                if s is not None and s.legal and s.version == max(
-                        x.states[table].version for x in clients.values() if table in x.states):
-                    action = rng.choice(s.legal)
+                if s is not None and s.legal and latest is not None \
+                        and s.version == latest.version:
                     try:
-                        await c.intent(table, s.version, action, seat=seat)
-                    except Exception as e:  # a stale version is possible in simultaneous phases
-                        if getattr(e, "code", None) != "stale_version":
+                        await c.intent(table, s.version, rng.choice(s.legal), seat=seat)
+                    except Refused as e:  # possible while two seats act in one phase
+                        if e.code != "stale_version":
                             raise
                     moved = True
                     break
             if not moved:
-                await any_client.changed()
+                await any_changed(clients.values())
         raise AssertionError("the game did not end")
 
 
 # -- a daemon in a subprocess (for SIGKILL) ------------------------------------------------------
 @dataclass
 class DaemonProcess:
-    proc: subprocess.Popen[str]
+    proc: subprocess.Popen[bytes]
     control: Path
     tcp_port: int
+    log: Path
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -127,6 +137,9 @@ class DaemonProcess:
             self.proc.send_signal(signal.SIGTERM)
         return self.proc.wait(timeout)
 
+    def output(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
 
 LAUNCH = (
     "import sys; from engine import registry; "
@@ -137,24 +150,31 @@ LAUNCH = (
 
 def start_process(data: Path, control: Path, *extra: str, env: dict[str, str] | None = None,
                   timeout: float = 20.0) -> DaemonProcess:
-    """``tablebox serve`` in a subprocess on loopback; waits until its control socket answers."""
+    """``tablebox serve`` in a subprocess on loopback; waits until its control socket answers.
+
+    Its output goes to a file next to ``data`` (a pipe nobody reads would fill and block it).
+    """
     args = [sys.executable, "-c", LAUNCH, "serve", "--data", str(data), "--bind", "127.0.0.1",
             "--tcp-port", "0", "--http-port", "0", "--control", str(control), "--no-mdns",
-            "--no-bluetooth", "--ai-speed", "0", *extra]
+            "--no-bluetooth", "--ai-speed", "0", "--no-log-file", *extra]
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    proc = subprocess.Popen(args, cwd=ROOT, env=full_env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    log = data.parent / f"daemon-{time.monotonic_ns()}.log"
+    data.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("wb") as out:
+        proc = subprocess.Popen(args, cwd=ROOT, env=full_env, stdout=out,
+                                stderr=subprocess.STDOUT)
     deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
-            out = proc.stdout.read() if proc.stdout else ""
-            raise AssertionError(f"daemon exited with {proc.returncode}:\n{out}")
+            raise AssertionError(f"daemon exited with {proc.returncode}:\n"
+                                 + log.read_text(errors="replace"))
         try:
             status = request(control, "status", timeout=5)
-            return DaemonProcess(proc, control, int(status["listening"]["tcp"]["port"]))
+            return DaemonProcess(proc, control, int(status["listening"]["tcp"]["port"]), log)
         except Exception:
             if time.monotonic() > deadline:
                 proc.kill()
+                proc.wait()
                 raise
             time.sleep(0.05)
 
