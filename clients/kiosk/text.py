@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -32,6 +33,13 @@ MIN_SCALE = 0.6
 ELLIPSIS = "…"
 _CACHE_SIZE = 600
 _LATIN = Run("A", False, False)
+
+
+@lru_cache(maxsize=4096)
+def _visible_runs(text: str, rtl: bool) -> tuple[Run, ...]:
+    """The runs to draw (direction marks alone draw nothing); cached, as fitting measures the
+    same text several times a frame."""
+    return tuple(r for r in runs(text, rtl) if r.text.strip("\u200e\u200f"))
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,7 @@ class TextLayer:
     def line_height(self, px: int) -> int:
         return self._font(_LATIN, max(MIN_PX, px), False).get_linesize()
 
-    def _extent(self, parts: list[Run], px: int, bold: bool) -> tuple[int, int]:
+    def _extent(self, parts: tuple[Run, ...], px: int, bold: bool) -> tuple[int, int]:
         """Ascent and descent of a line: the Latin face's, with a little room for Arabic marks.
 
         Arabic faces declare far taller lines than their letters need (Noto Sans Arabic: 2.1
@@ -88,8 +96,8 @@ class TextLayer:
         return ascent, descent
 
     # -- measuring and rendering one line ----------------------------------------------------
-    def _runs(self, text: str, ltr: bool) -> list[Run]:
-        return [r for r in runs(text, self.rtl and not ltr) if r.text.strip("\u200e\u200f")]
+    def _runs(self, text: str, ltr: bool) -> tuple[Run, ...]:
+        return _visible_runs(text, self.rtl and not ltr)
 
     def size(self, text: str, px: int, bold: bool = False, ltr: bool = False) -> tuple[int, int]:
         px = max(MIN_PX, px)

@@ -10,6 +10,7 @@ corners), ``chips`` (team per square, -1 for none), ``sequences`` (team and squa
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import pygame
@@ -20,6 +21,7 @@ from clients.kiosk.draw import Ctx
 from clients.kiosk.i18n import RED_SUITS, SUIT_SYMBOLS
 from clients.kiosk.layout import fit_grid
 from clients.kiosk.model import TableEntry
+from clients.kiosk.text import Drawn
 
 SIZE = 10
 CELL_ASPECT = 0.8  # width / height of a board square, like the printed board's cards
@@ -53,11 +55,10 @@ def _board(ctx: Ctx, area: Rect, view: dict[str, Any]) -> None:
     def cell(r: int, c: int) -> Rect:
         return Rect(grid.x + c * cw, grid.y + r * ch, cw, ch)
 
-    for r in range(SIZE):
-        row = layout[r] if r < len(layout) else []
-        for c in range(SIZE):
-            code = row[c] if c < len(row) else ""
-            _square(ctx, cell(r, c).inflate(-max(1, cw // 14), -max(1, ch // 14)), code)
+    face, texts = _board_face(ctx, layout, cw, ch)
+    s.blit(face, grid.topleft)
+    ox, oy = s.get_abs_offset()
+    ctx.text.drawn.extend(Drawn(t.rect.move(grid.x + ox, grid.y + oy), t.text) for t in texts)
     radius = max(3, round(min(cw, ch) * 0.31))
     locked = {(int(a), int(b)) for a, b in view.get("locked") or []}
     for r in range(min(SIZE, len(chips))):
@@ -81,6 +82,35 @@ def _board(ctx: Ctx, area: Rect, view: dict[str, Any]) -> None:
             w = max(2, cw // 10)
             pygame.draw.line(s, d.ALERT, box.topleft, box.bottomright, w)
             pygame.draw.line(s, d.ALERT, box.topright, box.bottomleft, w)
+
+
+_FACES: OrderedDict[tuple[Any, ...], tuple[pygame.Surface, list[Drawn]]] = OrderedDict()
+
+
+def _board_face(ctx: Ctx, layout: list[Any], cw: int, ch: int) -> tuple[pygame.Surface,
+                                                                         list[Drawn]]:
+    """The printed board (it never changes during a game), drawn once per size and language,
+    with the texts drawn on it so they are recorded wherever the face is blitted."""
+    key = (tuple(tuple(row) for row in layout), cw, ch, ctx.tr.lang)
+    hit = _FACES.get(key)
+    if hit is not None:
+        _FACES.move_to_end(key)
+        return hit
+    face = pygame.Surface((cw * SIZE, ch * SIZE), pygame.SRCALPHA)
+    local = Ctx(face, ctx.text, ctx.tr, ctx.now)
+    mark = len(ctx.text.drawn)
+    for r in range(SIZE):
+        row = layout[r] if r < len(layout) else []
+        for c in range(SIZE):
+            code = row[c] if c < len(row) else ""
+            square = Rect(c * cw, r * ch, cw, ch).inflate(-max(1, cw // 14), -max(1, ch // 14))
+            _square(local, square, code)
+    texts = ctx.text.drawn[mark:]
+    del ctx.text.drawn[mark:]
+    _FACES[key] = (face, texts)
+    if len(_FACES) > 8:
+        _FACES.popitem(last=False)
+    return face, texts
 
 
 def _square(ctx: Ctx, r: Rect, code: str) -> None:

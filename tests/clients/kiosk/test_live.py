@@ -122,6 +122,8 @@ async def test_follows_every_game_to_the_end_and_survives_a_restart(box: Box) ->
             assert entry.game == game
             assert entry.state is not None and entry.state.status == "finished"
             assert entry.state.seat is None  # a spectator's state, never a seat's
+            assert entry.state.legal == []  # and so no actions to choose from
+            assert all(s.controller == "ai" for s in entry.seats)  # it never took a seat
             assert len(versions[table_id]) > 3, f"{game}: saw only {sorted(versions[table_id])}"
         texts = frame_texts(screen, model, (1920, 1080))
         assert texts.count(screen.tr.t("kiosk.game_over")) >= 2  # the header and the banner
