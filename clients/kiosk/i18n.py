@@ -21,7 +21,7 @@ RTL_LANGUAGES = frozenset({"ar"})
 EN: dict[str, str] = {
     # the shell
     "kiosk.waiting": "Waiting for a table…",
-    "kiosk.waiting_hint": "Start one from a phone or with `tablebox table new`",
+    "kiosk.waiting_hint": "Start one from a phone or with `tablebox tables new`",
     "kiosk.connecting": "Connecting to {host}…",
     "kiosk.reconnecting": "Reconnecting to {host}…",
     "kiosk.scan_to_join": "Scan to join",
@@ -128,7 +128,7 @@ EN: dict[str, str] = {
 
 FR: dict[str, str] = {
     "kiosk.waiting": "En attente d’une table…",
-    "kiosk.waiting_hint": "Lancez-en une depuis un téléphone ou avec `tablebox table new`",
+    "kiosk.waiting_hint": "Lancez-en une depuis un téléphone ou avec `tablebox tables new`",
     "kiosk.connecting": "Connexion à {host}…",
     "kiosk.reconnecting": "Reconnexion à {host}…",
     "kiosk.scan_to_join": "Scannez pour jouer",
@@ -230,7 +230,7 @@ FR: dict[str, str] = {
 
 AR: dict[str, str] = {
     "kiosk.waiting": "في انتظار طاولة…",
-    "kiosk.waiting_hint": "ابدأ طاولة من الهاتف أو بالأمر `tablebox table new`",
+    "kiosk.waiting_hint": "ابدأ طاولة من الهاتف أو بالأمر `tablebox tables new`",
     "kiosk.connecting": "جارٍ الاتصال بـ {host}…",
     "kiosk.reconnecting": "جارٍ إعادة الاتصال بـ {host}…",
     "kiosk.scan_to_join": "امسح الرمز للانضمام",

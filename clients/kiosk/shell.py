@@ -185,7 +185,8 @@ def _side(ctx: Ctx, model: Model, entry: TableEntry, lay: TileLayout) -> None:
     s = ctx.surface
     t = ctx.tr
     d.panel(s, lay.side, d.PANEL, radius=max(4, lay.pad))
-    url = model.join_url(entry)
+    # no link to offer while the box is away: a phone could not join anyway
+    url = model.join_url(entry) if model.link == "up" else None
     if url is not None and lay.qr.w >= 40:
         img = qr_surface(url, lay.qr.w)
         r = img.get_rect(center=lay.qr.center)
@@ -282,7 +283,7 @@ def _outcome(ctx: Ctx, entry: TableEntry, area: Rect) -> None:
 
 
 def _scores_line(ctx: Ctx, entry: TableEntry, scores: list[Any]) -> str:
-    """Scores by side: seats of one team with one score are shown once, as "Ana & Cy 10"."""
+    """Scores by side: seats of one team with one score are shown once, as "Ana & Cy: 10"."""
     if not scores:
         return ""
     teams: dict[int, list[int]] = {}
@@ -294,8 +295,8 @@ def _scores_line(ctx: Ctx, entry: TableEntry, scores: list[Any]) -> str:
     for members in teams.values():
         values = {scores[m] for m in members if m < len(scores)}
         if len(values) == 1:
-            parts.append(f"{d.seat_names(ctx, entry, members)} {values.pop()}")
+            parts.append(f"{d.seat_names(ctx, entry, members)}: {values.pop()}")
         else:
-            parts += [f"{d.seat_name(ctx, entry, m)} {scores[m]}" for m in members
+            parts += [f"{d.seat_name(ctx, entry, m)}: {scores[m]}" for m in members
                       if m < len(scores)]
     return "  ·  ".join(parts)
