@@ -86,14 +86,19 @@ function request(msg, purpose) {
 
 function afterWelcome() {
   if (S.takenOver) return; // the seat is played elsewhere: only "Play here" takes it back
-  const current = localStorage.getItem(CURRENT_KEY);
-  const entry = current ? seats()[current] : null;
+  const all = seats();
+  const code = S.joinCode.trim().toUpperCase();
+  // A join link for a table we already sit at returns to that seat; a link for another table
+  // shows its join form (the other seats stay remembered); no link returns to the last seat.
+  const byCode = code ? Object.keys(all).find((id) => all[id].token && (all[id].code || "").toUpperCase() === code) : null;
+  const current = code ? byCode : localStorage.getItem(CURRENT_KEY);
+  const entry = current ? all[current] : null;
   if (entry && entry.token) {
     request({ type: "resume", token: entry.token }, { resume: current });
     return;
   }
   const watching = localStorage.getItem(WATCH_KEY);
-  if (watching) {
+  if (watching && !code) {
     request({ type: "spectate", table: watching }, { watch: watching });
     return;
   }
@@ -464,8 +469,14 @@ function lobbyScreen() {
         { class: "quiet", "data-key": "refresh", disabled: S.conn !== "open" })),
     tables === null ? h("p", null, t("conn.connecting"))
       : tables.length === 0 ? h("p", null, t("lobby.no_tables"))
-        : h("ul", { class: "table-list" }, tables.map(tableItem)));
+        : h("ul", { class: "table-list" }, sortedTables(tables).map(tableItem)));
   return h("div", { class: "lobby" }, form, listing);
+}
+
+// Tables with a free seat first, then games in play, then finished ones; closed ones not at all.
+function sortedTables(tables) {
+  const rank = (tb) => (tb.status === "playing" ? (tb.free_seats > 0 ? 0 : 1) : 2);
+  return tables.filter((tb) => tb.status !== "closed").sort((a, b) => rank(a) - rank(b));
 }
 
 function tableItem(tb) {
@@ -474,7 +485,8 @@ function tableItem(tb) {
     h("div", { class: "table-head" },
       h("strong", null, tableTitle(tb.name, tb.game)),
       h("span", { class: "muted" }, ` · ${t("lobby.code_is", { code: tb.code })}`)),
-    h("div", { class: "muted" }, `${t(`lobby.status.${tb.status}`)} · ${t("lobby.free_seats", { n: free })}`),
+    h("div", { class: "muted" }, tb.status === "playing"
+      ? `${t(`lobby.status.${tb.status}`)} · ${t("lobby.free_seats", { n: free })}` : t(`lobby.status.${tb.status}`)),
     h("div", { class: "row" },
       tb.status === "playing" && free > 0 ? button(t("lobby.take_seat"), () => {
         S.joinCode = tb.code;
@@ -492,7 +504,10 @@ function seatStrip(st) {
     const acting = st.to_act.includes(s.seat) && !st.outcome;
     const badges = [];
     if (s.seat === S.seat) badges.push(h("span", { class: "badge you" }, t("table.you")));
-    if (s.controller === "ai") badges.push(h("span", { class: "badge ai" }, t("table.ai_level", { level: t(`level.${s.level}`) })));
+    if (s.controller === "ai") {
+      const level = t("table.ai_level", { level: t(`level.${s.level}`) });
+      badges.push(h("span", { class: "badge ai", title: level, "aria-label": level }, t("table.ai")));
+    }
     else if (s.covered) badges.push(h("span", { class: "badge covered" }, t("table.covering")));
     if (s.controller === "human" && !s.connected) badges.push(h("span", { class: "badge offline" }, `⚠ ${t("table.offline")}`));
     const team = r && r.teamMark ? r.teamMark(s.team, context()) : null;

@@ -19,6 +19,7 @@ web client's directory through the import system without importing it.
 from __future__ import annotations
 
 import importlib.util
+import io
 import ipaddress
 import logging
 import re
@@ -108,6 +109,17 @@ def join_link(base_url: str, code: str) -> str:
     return f"{base_url.rstrip('/')}/?code={code}"
 
 
+def qr_svg_document(text: str) -> bytes:
+    """A standalone SVG of the QR code for ``text``, scalable to any size the page gives it."""
+    qr = segno.make(text, error="m")
+    out = io.BytesIO()
+    qr.save(out, kind="svg", xmldecl=False, scale=4, border=2, dark="#000", light="#fff")
+    svg = out.getvalue()
+    # segno writes width/height only; a viewBox lets the image scale without blurring.
+    side = qr.symbol_size(scale=4, border=2)[0]
+    return svg.replace(b"<svg ", f'<svg viewBox="0 0 {side} {side}" '.encode(), 1)
+
+
 class _Headers:
     """ASGI middleware adding the security headers to every HTTP response."""
 
@@ -163,9 +175,8 @@ def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlet
             return JSONResponse({"error": "bad_code"}, status_code=400)
         base = join_base_url(request.scope)
         text = join_link(base, code) if code else base + "/"
-        qr = segno.make(text, error="m")
-        svg = qr.svg_inline(scale=4, dark="#000", light="#fff", border=2)
-        return Response(svg, media_type="image/svg+xml", headers={"cache-control": "no-store"})
+        return Response(qr_svg_document(text), media_type="image/svg+xml",
+                        headers={"cache-control": "no-store"})
 
     routes: list[Any] = [
         WebSocketRoute("/ws", ws_endpoint),

@@ -15,6 +15,11 @@ function sideOf(seat) {
   return seat % 2;
 }
 
+// Our side first.
+function sides(ctx) {
+  return ctx.view.side === 1 ? [1, 0] : [0, 1];
+}
+
 function sideName(ctx, side) {
   const mine = ctx.view.side;
   if (mine == null) return t("euchre.side", { names: [side, side + 2].map(ctx.name).join(" & ") });
@@ -85,9 +90,9 @@ export function render(ctx) {
     h("dt", null, t("euchre.trump")),
     h("dd", null, v.trump ? h("span", { class: `suit-${v.trump} trump` }, `${SUIT_SYMBOL[v.trump]} ${suitName(v.trump)}`) : t("euchre.no_trump_yet")),
     h("dt", null, t("euchre.tricks")),
-    h("dd", null, [0, 1].map((side) => `${sideName(ctx, side)} ${v.tricks_won[side]}`).join(" · ")),
+    h("dd", null, sides(ctx).map((side) => `${sideName(ctx, side)} ${v.tricks_won[side]}`).join(" · ")),
     h("dt", null, t("euchre.score", { target: v.target })),
-    h("dd", null, [0, 1].map((side) => `${sideName(ctx, side)} ${v.score[side]}`).join(" · ")));
+    h("dd", null, sides(ctx).map((side) => `${sideName(ctx, side)} ${v.score[side]}`).join(" · ")));
 
   const banner = v.last_hand && (v.phase === "deal" || (v.phase === "round_one" && !v.bids.length))
     ? handResult(ctx, v.last_hand) : null;

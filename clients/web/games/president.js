@@ -52,8 +52,10 @@ export function render(ctx) {
   const state = h("div", { class: "pres-state" },
     h("span", null, t("president.round", { n: v.round, total: v.rounds })),
     v.reversed ? h("span", { class: "badge revolution", role: "status" }, `⟲ ${t("president.revolution")}`) : null,
-    h("span", { class: "order", "aria-label": t("president.order_label", { order: orderText(v.order, ", ") }) },
-      `${t("president.order")} ${orderText(v.order, " ")}`));
+    h("span", { class: "order-label", "aria-hidden": "true" }, t("president.order")),
+    h("span", { class: "order", role: "img", "aria-label": t("president.order_label", { order: orderText(v.order, ", ") }),
+      "data-order": orderText(v.order, " ") },
+    v.order.split("").map((r) => h("span", { class: "rk" }, rankFace(r, "president")))));
 
   const hand = ctx.seat == null ? null : h("div", { class: "hand fan-hand", role: "group", "aria-label": t("table.your_hand") },
     v.hand.map((c) => {

@@ -16,8 +16,8 @@ export function teamMark(team) {
   return h("span", { class: `chip-mark team-${team}`, "aria-hidden": "true" }, `${MARKS[team] ?? "◆"} `);
 }
 
-function teamName(team) {
-  return t("sequence.team", { mark: MARKS[team] ?? "", n: team + 1 });
+function teamName(team, mark = true) {
+  return t("sequence.team", { mark: mark ? MARKS[team] ?? "" : "", n: team + 1 }).trim();
 }
 
 function squareLabel(row, col) {
@@ -134,7 +134,7 @@ function scoreBar(ctx) {
   const v = ctx.view;
   const goal = v.rules.sequences_to_win;
   const teams = v.score.map((n, team) => h("li", { class: "team-score" }, teamMark(team),
-    h("span", null, `${teamName(team)}: ${goal ? t("sequence.sequences_of", { n, goal }) : t("sequence.sequences", { n })}`),
+    h("span", null, `${teamName(team, false)}: ${goal ? t("sequence.sequences_of", { n, goal }) : t("sequence.sequences", { n })}`),
     v.rules.captures ? h("span", { class: "muted" }, ` · ${t("sequence.captures", { n: v.captures[team], goal: v.rules.captures_to_win })}`) : null));
   const top = v.discards.length ? v.discards[v.discards.length - 1] : null;
   return h("div", { class: "score-bar" },

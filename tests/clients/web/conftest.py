@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
@@ -32,12 +33,16 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Any]:
-    """A phone-sized browser context; page errors fail the test."""
+    """A phone-sized browser context; page errors and any request off the box fail the test."""
     context = browser.new_context(**PHONE, locale="en-GB")
     errors: list[str] = []
+    elsewhere: list[str] = []
     context.on("weberror", lambda e: errors.append(str(e.error)))
+    context.on("request", lambda r: None if urlsplit(r.url).hostname == "127.0.0.1"
+               else elsewhere.append(r.url))
     try:
         yield context
     finally:
         context.close()
     assert not errors, errors
+    assert not elsewhere, elsewhere

@@ -76,8 +76,11 @@ class Box:
         return json.loads(out.stdout)
 
     def new_table(self, game: str, *opts: str, seed: int | None = None,
-                  players: int | None = None, ai: str = "random") -> dict[str, Any]:
+                  players: int | None = None, ai: str = "random",
+                  turn_timer: float | None = None) -> dict[str, Any]:
         args = ["tables", "new", game, "--ai", ai]
+        if turn_timer is not None:
+            args += ["--turn-timer", str(turn_timer)]
         for o in opts:
             args += ["--opt", o]
         if seed is not None:
@@ -143,7 +146,8 @@ class Holder:
         with contextlib.suppress(OSError):
             self._send({"type": "leave", "id": 3, "table": self.table})
             self._send({"type": "bye", "id": 4})
-        self.file.close()
+        with contextlib.suppress(OSError):  # the host may close first, after the bye
+            self.file.close()
         self.sock.close()
 
 

@@ -5,18 +5,24 @@ Every move is a click on what the page offers; the daemon (its own process) vali
 
 from __future__ import annotations
 
+import base64
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+import zxingcpp
+from playwright.sync_api import Browser, expect
 
 from tests.clients.web.harness import (
+    PHONE,
     Box,
     Proxy,
     join,
     my_seat,
     play_one_turn,
     play_to_end,
+    running_box,
     wait_for_turn_or_end,
 )
 
@@ -27,6 +33,9 @@ def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> 
     with box.held_table(game, seed=7) as table:
         join(page, box.url, table["code"])
     seat = my_seat(page)
+    assert wait_for_turn_or_end(page)
+    # Screen readers hear whose turn it is.
+    expect(page.locator("#live-assertive")).to_have_text("Your turn")
     moves = play_to_end(page, game)
     assert moves > 0
     results = page.locator(".results")
@@ -37,8 +46,10 @@ def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> 
     assert shown["status"] == "finished"
     mine = next(s for s in shown["seats"] if s["seat"] == seat)
     assert mine["controller"] == "human" and mine["name"] == "Ana"
-    # Rematch is offered to a seated player.
-    assert page.locator("button[data-key=rematch]").is_enabled()
+    # A rematch with the same seats: the only person asks, so it starts at once.
+    page.click("button[data-key=rematch]")
+    expect(page.locator(".results")).to_have_count(0, timeout=10_000)
+    assert my_seat(page) == seat
 
 
 def test_reload_returns_to_the_seat(box: Box, phone: Any) -> None:
@@ -116,10 +127,83 @@ def test_arabic_lays_the_page_out_right_to_left(box: Box, phone: Any) -> None:
     assert settings["x"] + settings["width"] < width / 2 < title["x"] + title["width"]
     assert page.inner_text("#title") == "الرئيس"
     # President faces in Arabic use the ruleset's French letters: V D R.
-    assert "10 V D R A 2" in page.inner_text(".pres-state .order")
+    order = page.locator(".pres-state .order")
+    assert "10 V D R A 2" in order.get_attribute("data-order")
+    # ...and the weakest rank (3) is read first: at the right end in Arabic.
+    ranks = order.locator(".rk")
+    assert ranks.first.inner_text() == "3"
+    assert ranks.first.bounding_box()["x"] > ranks.last.bounding_box()["x"]
     # Server text (a message key) arrives translated.
     assert "المقعد" in page.inner_text(".seats") or "الحاسوب" in page.inner_text(".seats")
     # The choice sticks across a reload.
     page.reload()
     page.wait_for_selector(".table-screen")
     assert page.evaluate("() => document.documentElement.dir") == "rtl"
+
+
+def test_invite_shows_a_qr_code_of_the_ip_literal_join_link(box: Box, phone: Any) -> None:
+    page = phone.new_page()
+    with box.held_table("euchre") as table:
+        join(page, box.url, table["code"])
+        page.click("button[data-key=invite]")
+        page.wait_for_function("() => { const i = document.querySelector('dialog.invite img');"
+                               " return i && i.complete && i.naturalWidth > 0; }")
+        # Draw the served SVG into a canvas and decode what a phone camera would read.
+        size = 400
+        lum = base64.b64decode(page.evaluate("""(n) => {
+            const img = document.querySelector('dialog.invite img');
+            const c = document.createElement('canvas'); c.width = c.height = n;
+            const g = c.getContext('2d'); g.fillStyle = '#fff'; g.fillRect(0, 0, n, n);
+            g.imageSmoothingEnabled = false; g.drawImage(img, 0, 0, n, n);
+            const d = g.getImageData(0, 0, n, n).data; let s = '';
+            for (let k = 0; k < d.length; k += 4) s += String.fromCharCode(d[k]);
+            return btoa(s); }""", size))
+        found = zxingcpp.read_barcodes(zxingcpp.ImageView(lum, size, size, zxingcpp.ImageFormat.Lum))
+        assert [r.text for r in found] == [f"{box.url}/?code={table['code']}"]
+        page.click("button[data-key=invite-close]")
+        expect(page.locator("dialog.invite")).to_have_count(0)
+
+
+def test_the_turn_timer_counts_down_on_the_seat_to_play(box: Box, phone: Any) -> None:
+    page = phone.new_page()
+    with box.held_table("president", turn_timer=40) as table:
+        join(page, box.url, table["code"])
+    assert wait_for_turn_or_end(page)
+    timer = page.locator(".seat.mine .timer")
+    first = int(re.search(r"\d+", timer.inner_text()).group())
+    assert 30 < first <= 40
+    page.wait_for_timeout(2100)
+    assert int(re.search(r"\d+", timer.inner_text()).group()) < first
+
+
+def test_watching_a_table_shows_the_public_view(box: Box, phone: Any) -> None:
+    page = phone.new_page()
+    with box.held_table("sequence", seed=2) as table:
+        page.goto(box.url + "/")
+        page.click(f"button[data-key='watch-{table['id']}']")
+        page.wait_for_selector(".table-screen .board")
+        assert page.inner_text("#status") == "You are watching."
+        assert page.locator(".seat.mine").count() == 0
+        assert page.locator(".hand .card").count() == 0  # no hand is anyone's to see
+        version = page.get_attribute("#game", "data-version")
+    # The holder left: the game moves on and the spectator sees it.
+    page.wait_for_function("(v) => document.querySelector('#game').dataset.version !== v",
+                           arg=version)
+
+
+def test_a_dropped_player_is_shown_offline_then_covered_by_the_ai(browser: Browser,
+                                                                   tmp_path: Path) -> None:
+    with running_box(tmp_path / "box", grace=1.0) as quick:
+        ana, ben = browser.new_context(**PHONE), browser.new_context(**PHONE)
+        try:
+            pa, pb = ana.new_page(), ben.new_page()
+            with quick.held_table("euchre") as table:
+                join(pa, quick.url, table["code"], "Ana")
+                join(pb, quick.url, table["code"], "Ben")
+            seat = pa.locator(f".seat[data-seat='{my_seat(pb)}']")
+            expect(seat).to_contain_text("Ben")
+            ben.close()
+            expect(seat.locator(".badge.offline")).to_be_visible()
+            expect(seat.locator(".badge.covered")).to_be_visible(timeout=10_000)
+        finally:
+            ana.close()

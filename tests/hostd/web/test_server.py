@@ -143,7 +143,9 @@ async def test_qr_code_svg(nursery: trio.Nursery) -> None:
     base = f"http://127.0.0.1:{port}"
     status, headers, body = await trio.to_thread.run_sync(get, base + "/qr.svg?code=K7QP")
     assert status == 200 and headers["content-type"].startswith("image/svg+xml")
-    assert body.startswith(b"<svg") and b"<path" in body
+    # A document of its own (an <img> needs the namespace), scalable (a viewBox).
+    assert body.startswith(b'<svg viewBox="0 0 ') and b'xmlns="http://www.w3.org/2000/svg"' in body
+    assert b"<path" in body
     status, _, body = await trio.to_thread.run_sync(get, base + "/qr.svg?code=<script>")
     assert status == 400 and json.loads(body) == {"error": "bad_code"}
 

@@ -1,0 +1,77 @@
+"""Screenshots of the web client: each game in each language, on a phone-sized screen.
+
+Run from the checkout: ``.venv/bin/python docs/img/make_screenshots.py``. It starts a daemon
+on loopback (a temporary data directory), opens a table of each game with a fixed seed,
+joins it in Debian's Chromium, plays a few moves by clicking, and saves
+``docs/img/web-<game>-<lang>.png`` (and ``web-lobby-en.png``) next to this file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.clients.web.harness import (  # noqa: E402
+    CHROMIUM,
+    PHONE,
+    join,
+    play_to_end,
+    running_box,
+    wait_for_turn_or_end,
+)
+
+GAMES = {"sequence": (4, 8), "euchre": (5, 3), "president": (2, 4)}  # seed, moves before the shot
+LANGS = ("en", "fr", "ar")
+NAMES = {"en": "Ana", "fr": "Léa", "ar": "ليلى"}
+
+
+def settings_script(lang: str) -> str:
+    value = json.dumps(json.dumps({"lang": lang, "animation": "off"}))
+    return f"localStorage.setItem('tablebox.settings', {value});"
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp, running_box(Path(tmp) / "box") as box, \
+            sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        shot = {**PHONE, "device_scale_factor": 1}
+        for lang in LANGS:
+            context = browser.new_context(**shot)
+            context.add_init_script(settings_script(lang))
+            for game, (seed, moves) in GAMES.items():
+                page = context.new_page()
+                with box.held_table(game, seed=seed) as table:
+                    join(page, box.url, table["code"], NAMES[lang])
+                play_to_end(page, game, stop_after=moves)
+                wait_for_turn_or_end(page)
+                # Show what a tap does: select a card (Sequence lights its squares up).
+                cards = page.locator(".hand button.card:not([disabled]):not(.dim)")
+                if game in ("sequence", "president") and cards.count():
+                    cards.first.click()
+                # Notices fade after a few seconds; the holder's "left" would cover the seats.
+                page.evaluate("() => { document.getElementById('toast').hidden = true; }")
+                page.wait_for_timeout(200)
+                page.screenshot(path=str(HERE / f"web-{game}-{lang}.png"))
+                page.close()
+            context.close()
+        # The lobby, as a newcomer sees it (no seat remembered).
+        context = browser.new_context(**shot)
+        context.add_init_script(settings_script("en"))
+        page = context.new_page()
+        page.goto(box.url + "/")
+        page.wait_for_selector(".table-list")
+        page.screenshot(path=str(HERE / "web-lobby-en.png"))
+        context.close()
+        browser.close()
+    print("screenshots written to", HERE)
+
+
+if __name__ == "__main__":
+    main()

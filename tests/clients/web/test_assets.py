@@ -1,0 +1,129 @@
+"""The web client's files: small, self-contained, and translated for every key the host sends.
+
+Message keys are collected from the code that sends them (the daemon's notices, goodbyes and
+error codes; each game's captions, results and refusal codes), so a new key without a
+translation fails here rather than showing up as raw text on a phone.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import registry
+from engine.ai import LEVELS
+from hostd.protocol import codes
+
+ROOT = Path(__file__).resolve().parents[3]
+WEB = ROOT / "clients" / "web"
+LANGS = ("en", "fr", "ar")
+BUDGET = 150 * 1024  # bytes, before compression, all files (there are no fonts)
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def js_sources() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.rglob("*.js"))}
+
+
+def string_literals(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def host_keys() -> set[str]:
+    """Every notice/bye key in the daemon's source, and error.<code> for every stable code."""
+    keys = set()
+    for path in (ROOT / "hostd").rglob("*.py"):
+        keys |= {s for s in string_literals(path) if re.fullmatch(r"(notice|bye)\.[a-z_]+", s)}
+    keys |= {f"error.{v}" for k, v in vars(codes).items() if k.isupper() and isinstance(v, str)}
+    return keys
+
+
+def game_keys() -> set[str]:
+    """Each game's message keys (captions, results, reasons) and its refusal codes."""
+    keys = set()
+    for game_id in registry.ids():
+        package = ROOT / "engine" / game_id
+        for path in package.rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            keys |= {s for s in string_literals(path) if re.fullmatch(rf"{game_id}\.[a-z_.]+", s)}
+            # Refusal codes: the constants a game passes to IllegalAction / its _illegal helper.
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            names = set(re.findall(r"(?:IllegalAction|_illegal|_refuse)\(\s*([A-Z][A-Z_]+)\b", text))
+            if names:
+                mod = __import__(module, fromlist=["_"])
+                keys |= {f"error.{getattr(mod, n)}" for n in names if isinstance(getattr(mod, n, None), str)}
+    return keys
+
+
+def test_every_language_has_every_key() -> None:
+    en = set(catalogue("en"))
+    for lang in LANGS[1:]:
+        other = set(catalogue(lang))
+        assert en - other == set(), f"{lang} lacks {sorted(en - other)}"
+        # A language may only add card-face overrides (Arabic President uses V D R).
+        assert {k for k in other - en if not k.startswith("face.")} == set()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_placeholders_match_english(lang: str) -> None:
+    en, other = catalogue("en"), catalogue(lang)
+    for key, text in other.items():
+        if key in en:
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", en[key])), key
+
+
+def test_every_key_the_host_and_the_games_send_is_translated() -> None:
+    en = catalogue("en")
+    missing = sorted(k for k in host_keys() | game_keys() if k not in en)
+    assert missing == []
+    # The collectors found real keys (a broken scan must not pass silently).
+    assert "notice.taken_over" in host_keys() and "error.stale_version" in host_keys()
+    assert {"sequence.card.remove", "euchre.card.left_bower"} <= game_keys()
+
+
+def test_every_key_the_page_uses_is_in_english() -> None:
+    en = catalogue("en")
+    used = set()
+    for src in js_sources().values():
+        for call in re.finditer(r"\bt\(([^()]*)", src):
+            used |= set(re.findall(r'"([a-z]+\.[a-z_.0-9]+)"', call.group(1)))
+    assert used and sorted(k for k in used if k not in en) == []
+    # Keys built from values the host sends: every value they can take.
+    families = {
+        "game": registry.ids(),
+        "level": LEVELS,
+        "lobby.status": ("playing", "finished", "closed"),
+        "settings.anim": ("off", "slow", "normal", "fast"),
+        "sequence.tap": ("place", "wild", "remove"),
+        "sequence.last": ("place", "wild", "remove", "double", "exchange_dead", "discard"),
+        "euchre.turned": ("up", "taken", "turned_down", "set_aside"),
+        "euchre.bid": ("pass", "order_up", "pick_up", "name"),
+        "president.title": ("president", "vice_president", "citizen", "vice_scum", "scum"),
+        "suit": "SHDC",
+        "rank": "A23456789TJQK",
+        "face": "A23456789TJQK",
+    }
+    for prefix, values in families.items():
+        assert [f"{prefix}.{v}" for v in values if f"{prefix}.{v}" not in en] == []
+
+
+def test_the_page_is_small_and_loads_nothing_from_elsewhere() -> None:
+    files = [p for p in WEB.rglob("*") if p.is_file()]
+    total = sum(p.stat().st_size for p in files)
+    assert total < BUDGET, f"{total} bytes"
+    external = re.compile(r"""(?:src|href)=["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//|"""
+                          r"""(?:from|import\()\s*["'](?:https?:)?//|fetch\(\s*["'`](?:https?:)?//""")
+    for p in files:
+        if p.suffix in {".html", ".js", ".css"}:
+            assert not external.search(p.read_text(encoding="utf-8")), p.name
+    # No build step: the page is the files themselves, modules loaded by relative paths.
+    assert '<script type="module" src="app.js">' in (WEB / "index.html").read_text(encoding="utf-8")
