@@ -160,6 +160,7 @@ class Client:
         self._waiting: dict[int, tuple[trio.Event, list[HostMessage]]] = {}
         self._changed = trio.Event()
         self.seq = 0  # messages received so far
+        self._send_lock = trio.Lock()
         self._last_rx = trio.current_time()
         self._last_tx = trio.current_time()
 
@@ -170,17 +171,15 @@ class Client:
         return raw
 
     async def send(self, msg: msgspec.Struct) -> None:
-        if self.closed is not None:
-            raise self.closed
-        self._last_tx = trio.current_time()
-        await self.transport.send(encode(msg))
+        await self.send_raw(encode(msg))
 
     async def send_raw(self, frame: bytes) -> None:
-        """Send a frame as is (tests use this to send garbage)."""
+        """Send one frame as is (tests use this to send garbage). Safe from many tasks."""
         if self.closed is not None:
             raise self.closed
         self._last_tx = trio.current_time()
-        await self.transport.send(frame)
+        async with self._send_lock:  # whole frames, in order, whichever task sends
+            await self.transport.send(frame)
 
     async def request(self, msg: msgspec.Struct, *, timeout: float = 10.0) -> HostMessage:
         """Send ``msg`` with a fresh id; the host's direct answer (``re`` == id)."""
