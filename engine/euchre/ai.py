@@ -427,9 +427,13 @@ class HardPlayer:
             nodes += solver.nodes
             if nodes > self.play_nodes:
                 break
-        # Equal averages: keep the higher cards.
-        best = max(range(len(moves)), key=lambda i: (totals[i], -STRENGTH[k.trump][moves[i]]))
-        return moves[best]
+        # Among moves the search cannot tell apart, the book play (the normal player's).
+        top = max(totals)
+        tied = [c for c, t in zip(moves, totals, strict=True) if t >= top - 1e-9]
+        if len(tied) == 1:
+            return tied[0]
+        book = self.normal.play(k, tied)
+        return book
 
     @staticmethod
     def _distinct(k: Knowledge, cards: list[int]) -> list[int]:
