@@ -71,9 +71,14 @@ def _is_card_list(value: Any) -> bool:
 
 
 def _scrub_text(text: str, hide: bool) -> str:
-    text = _TOKEN_TEXT.sub(lambda m: m.group(1) + m.group(2) + REDACTED, text)
+    if len(text) < 5:  # shorter than "AS KH" or "seed 1": nothing to find (most context)
+        return text
+    low = text.lower()
+    if "token" in low or "secret" in low or "password" in low:
+        text = _TOKEN_TEXT.sub(lambda m: m.group(1) + m.group(2) + REDACTED, text)
     if hide:
-        text = _SEED_TEXT.sub(lambda m: m.group(1) + m.group(2) + REDACTED, text)
+        if "seed" in low:
+            text = _SEED_TEXT.sub(lambda m: m.group(1) + m.group(2) + REDACTED, text)
         text = _CARD_RUN.sub(REDACTED, text)
     return text
 
@@ -134,13 +139,6 @@ def _fallback(obj: Any) -> Any:
 _json = structlog.processors.JSONRenderer(serializer=_dumps)
 
 
-def _journal(logger: WrappedLogger, method: str, event_dict: EventDict) -> str:
-    level = str(event_dict.get("level", method))
-    line = _json(logger, method, event_dict)
-    text = line.decode("utf-8") if isinstance(line, bytes) else line
-    return f"<{PRIORITY.get(level, 6)}>{text}"
-
-
 def console_renderer(colors: bool) -> Processor:
     return structlog.dev.ConsoleRenderer(colors=colors, sort_keys=False)
 
@@ -159,17 +157,63 @@ _SHARED: list[Processor] = [
 ]
 
 
-def _formatter(kind: Literal["console", "console-color", "json", "journal"]
-               ) -> structlog.stdlib.ProcessorFormatter:
-    final: list[Processor]
-    if kind.startswith("console"):
-        final = [structlog.processors.format_exc_info, redact,
-                 console_renderer(colors=kind == "console-color")]
-    else:
-        final = [_dict_tracebacks, redact, _order, _journal if kind == "journal" else _json]
-    return structlog.stdlib.ProcessorFormatter(
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
-        foreign_pre_chain=_SHARED)
+class _JSONFormatter(structlog.stdlib.ProcessorFormatter):
+    """The JSON line of a record, rendered once and kept on the record, so the journal and
+    the file (which share this formatter) do not each run the chain and redaction again."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: str | None = getattr(record, "_tablebox_json", None)
+        if line is None:
+            line = super().format(record)
+            record._tablebox_json = line
+        return line
+
+
+class _JournalFormatter(logging.Formatter):
+    """``<N>`` + the JSON line: journald takes N as the entry's syslog priority."""
+
+    def __init__(self, json_formatter: _JSONFormatter) -> None:
+        super().__init__()
+        self.json = json_formatter
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"<{PRIORITY.get(record.levelname.lower(), 6)}>{self.json.format(record)}"
+
+
+class _RotatingFile(logging.handlers.RotatingFileHandler):
+    """A RotatingFileHandler that formats each record once (the stdlib one formats it a
+    second time just to measure it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            line = self.format(record) + self.terminator
+            if self.stream is None:
+                self.stream = self._open()
+            if self.maxBytes > 0 and self.stream.tell() + len(line.encode()) > self.maxBytes \
+                    and self.stream.tell() > 0:
+                self.doRollover()
+            self.stream.write(line)
+            self.flush()
+        except Exception:
+            self.handleError(record)
+
+
+def _processor_formatter(final: list[Processor], cls: type[structlog.stdlib.ProcessorFormatter]
+                         = structlog.stdlib.ProcessorFormatter
+                         ) -> structlog.stdlib.ProcessorFormatter:
+    return cls(processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
+               foreign_pre_chain=_SHARED)
+
+
+def _json_formatter() -> _JSONFormatter:
+    f = _processor_formatter([_dict_tracebacks, redact, _order, _json], _JSONFormatter)
+    assert isinstance(f, _JSONFormatter)
+    return f
+
+
+def _console_formatter(colors: bool) -> logging.Formatter:
+    return _processor_formatter([structlog.processors.format_exc_info, redact,
+                                 console_renderer(colors=colors)])
 
 
 def stdout_is_journal(stream: TextIO | None = None,
@@ -222,17 +266,19 @@ def configure(level: str = "info", *, mode: Mode = "auto", file: Path | None = N
     kind = _pick_mode(out) if mode == "auto" else mode
     reset()
     root = logging.getLogger()
+    as_json = _json_formatter()  # one per configure: shared by the journal and the file
     console = logging.StreamHandler(out)
-    console.setFormatter(_formatter(kind))
+    console.setFormatter(_console_formatter(kind == "console-color") if kind.startswith("console")
+                         else _JournalFormatter(as_json) if kind == "journal" else as_json)
     _handlers.append(console)
 
     file_error = ""
     if file is not None:
         try:
             file.parent.mkdir(parents=True, exist_ok=True)
-            rotating = logging.handlers.RotatingFileHandler(
-                file, maxBytes=file_bytes, backupCount=file_backups, encoding="utf-8")
-            rotating.setFormatter(_formatter("json"))
+            rotating = _RotatingFile(file, maxBytes=file_bytes, backupCount=file_backups,
+                                     encoding="utf-8")
+            rotating.setFormatter(as_json)
             _handlers.append(rotating)
         except OSError as e:
             file_error = f"{file}: {e.strerror or e}"
