@@ -68,6 +68,9 @@ WatchdogSec=30
 TimeoutStartSec=90
 # SIGTERM: stop accepting, tell clients, commit the step in flight, exit well inside this.
 TimeoutStopSec={stop_timeout}
+# SIGTERM to the daemon only: it shuts its AI worker processes down itself (a worker killed
+# mid-decision would only be noise); whatever is left after it exits gets SIGKILL.
+KillMode=mixed
 User=tablebox
 Group=tablebox
 # Files are private to the service; the daemon opens the control socket to its group itself.
