@@ -738,7 +738,7 @@ def status(control: Path | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def drain(wait: bool, timeout: float | None, control: Path | None, as_json: bool) -> None:
     """Refuse new tables and joins, let the running games finish, then report."""
-    r = _ask(control, "drain", wait=wait, timeout=timeout)
+    r = _ask(control, "drain", wait=wait, within=timeout)
     if as_json:
         _print_json(r)
     elif r["done"]:

@@ -168,8 +168,8 @@ class Control:
                          row.seed, row.turn_timer)
         return TableCore.restore(meta, logs[0].events).record(game=game)
 
-    async def drain(self, wait: bool = True, timeout: float | None = None) -> Any:
-        report = await self.hub.drain(wait=bool(wait), timeout=timeout)
+    async def drain(self, wait: bool = True, within: float | None = None) -> Any:
+        report = await self.hub.drain(wait=bool(wait), timeout=within)
         return report.as_dict()
 
 

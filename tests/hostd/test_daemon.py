@@ -256,7 +256,7 @@ async def test_drain_refuses_new_tables_and_reports_when_games_end() -> None:
                 await ask(d.control, "tables.new", game="toy")
 
             async def drain_wait() -> dict[str, Any]:
-                return await ask(d.control, "drain", wait=True, timeout=20)
+                return await ask(d.control, "drain", wait=True, within=20)
 
             result: dict[str, Any] = {}
             async with trio.open_nursery() as n:

@@ -1,0 +1,98 @@
+"""The terminal client, driven as a person would: through its stdin and stdout.
+
+The "done when" of the daemon issue, automated: a fresh data directory, ``tablebox serve``,
+``tablebox tables new euchre``, then ``tablebox play`` with three computer players and one
+person (this test, typing numbers at the prompts) playing a game to the end.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+
+from clients.terminal import Screen
+from hostd.control import request
+from tests.hostd.helpers import ROOT, short_dir, start_process
+
+PROMPT = re.compile(rb"your move \[1-(\d+)\][^:]*: $")
+
+
+def drive(player: subprocess.Popen[bytes]) -> tuple[bytes, int]:
+    """Answer each prompt with a random number from the menu; quit at the end."""
+    assert player.stdin is not None and player.stdout is not None
+    rng = random.Random(5)
+    out = b""
+    moves = 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([player.stdout], [], [], 1.0)
+        if not ready:
+            continue
+        chunk = os.read(player.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        out += chunk
+        if b"type r for a rematch" in out[-200:]:
+            player.stdin.write(b"q\n")
+            player.stdin.flush()
+            continue
+        prompt = PROMPT.search(out[-300:])
+        if prompt:
+            if moves == 0:
+                player.stdin.write(b"99\n")  # not on the menu: asked again
+            player.stdin.write(f"{rng.randint(1, int(prompt.group(1)))}\n".encode())
+            player.stdin.flush()
+            moves += 1
+    return out, moves
+
+
+def tablebox(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hostd.cli", *args], cwd=ROOT, text=True,
+                          capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_a_person_plays_euchre_against_three_ais_in_the_terminal() -> None:
+    tmp = short_dir()
+    d = start_process(tmp / "data", tmp / "c.sock")  # default AI workers: a process pool
+    try:
+        made = tablebox("tables", "new", "euchre", "--ai", "random", "--control", str(d.control))
+        assert made.returncode == 0, made.stderr
+        code = re.search(r"join code (\w{4})", made.stdout)
+        assert code, made.stdout
+        with subprocess.Popen(
+                [sys.executable, "-m", "hostd.cli", "play", "--port", str(d.tcp_port),
+                 "--code", code.group(1), "--name", "Pat"],
+                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"},
+        ) as player:
+            out, moves = drive(player)
+            assert player.wait(10) == 0, out[-2000:].decode(errors="replace")
+        text = out.decode("utf-8")
+        assert "you sit at seat 0" in text and "game over" in text, text[-2000:]
+        assert "type a number from 1 to" in text
+        assert moves >= 5
+        shown = request(d.control, "tables.show", table="1")
+        assert shown["status"] == "finished"
+        assert [s["controller"] for s in shown["seats"]] == ["human", "ai", "ai", "ai"]
+    finally:
+        d.kill()
+
+
+def test_screen_formats_any_view_generically() -> None:
+    out = io.StringIO()
+    screen = Screen(out, symbols=True)
+    assert screen.action({"type": "play_card", "card": "TH"}) == "play card card=10♥"
+    assert screen.value(["AS", "2C"]) == "[A♠ 2♣]"
+    assert screen.value({"type": "trick", "lead": 1, "cards": []}) == "trick(lead=1 cards=-)"
+    lines = screen.view_lines({"type": "v", "board": [["AS"] * 10] * 10, "score": [1, 2]})
+    assert lines[0] == "  board:" and len(lines) == 12 and lines[-1] == "  score: [1 2]"
+    plain = Screen(out, symbols=False)
+    assert plain.value("KD") == "KD"
