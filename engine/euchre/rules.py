@@ -7,7 +7,8 @@ the deal passes left. ``docs/rules/euchre.md`` states exactly what is enforced; 
 step.
 
 States are immutable by contract: ``apply`` builds a new state and never writes to the old one
-(the only slot written after construction is ``_legal``, a memo of ``legal_actions``). Cards
+(the only slots written after construction are ``_legal`` and ``_deal``, memos of
+``legal_actions`` and ``chance_outcome``). Cards
 are ints and hands bit masks internally (``engine.euchre.tables``); actions, chance outcomes and
 views use the two-character codes.
 
@@ -23,7 +24,7 @@ import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import errors
 from engine.catalogue import GameInfo, Option
@@ -47,6 +48,7 @@ from engine.euchre.tables import (
 )
 from engine.game import Game, Outcome, chance_rng
 
+T = TypeVar("T")
 HAND_SIZE = 5
 TRICKS = 5
 # The traditional packets: 3-2-3-2 round the table from the dealer's left, then 2-3-2-3. A
@@ -264,7 +266,6 @@ NEXT: tuple[tuple[int, ...], ...] = tuple(
 SEAT_TUPLE = ((0,), (1,), (2,), (3,))
 # DECK_BITS[deck][code]: the bit of each card code of that deck.
 DECK_BITS = {n: {CODE[c]: BIT[c] for c in cards} for n, cards in DECK_CARDS.items()}
-DECK_CODES = {n: tuple(CODE[c] for c in cards) for n, cards in DECK_CARDS.items()}
 
 # Phases.
 DEAL, ROUND1, ROUND2, DISCARDING, DEFENDING, PLAYING, OVER = range(7)
@@ -330,7 +331,7 @@ class EuchreState:
     """One moment of a game. Never changed after it is built (see the module docstring)."""
 
     __slots__ = (
-        "_legal", "best_power", "best_seat", "chances", "hand", "hands", "last", "leader",
+        "_deal", "_legal", "best_power", "best_seat", "chances", "hand", "hands", "last", "leader",
         "led", "phase", "queue", "rules", "score", "trick", "tricks", "turn", "won",
     )
     rules: Rules
@@ -350,6 +351,7 @@ class EuchreState:
     won: tuple[int, int]
     queue: tuple[int, ...]  # defenders still to decide whether to defend alone
     _legal: tuple[Any, ...] | None
+    _deal: tuple[Deal, tuple[int, int, int, int], int, int] | None  # memo of chance_outcome
 
     def copy(self) -> EuchreState:
         s = EuchreState.__new__(EuchreState)
@@ -370,6 +372,7 @@ class EuchreState:
         s.won = self.won
         s.queue = self.queue
         s._legal = None
+        s._deal = None
         return s
 
     @property
@@ -387,7 +390,7 @@ def _replace_hand(hands: tuple[int, int, int, int], seat: int, mask: int) -> tup
     return (hands[0], hands[1], hands[2], mask)
 
 
-def shuffled(items: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
+def shuffled(items: tuple[T, ...], rng: random.Random) -> tuple[T, ...]:
     """A uniformly random permutation of ``items``, from one draw of the generator.
 
     Fisher-Yates with the indices taken as the mixed-radix digits of one big random number
@@ -404,6 +407,11 @@ def shuffled(items: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
 
 
 _FACTORIAL_BITS = {n: math.factorial(n).bit_length() + 64 for n in (24, 32)}
+
+
+_PACKET_SPANS = tuple(
+    (sum(PACKETS[:i]), sum(PACKETS[:i + 1])) for i in range(len(PACKETS))
+)
 
 
 def _clear_tricks(s: EuchreState) -> None:
@@ -475,6 +483,7 @@ class Euchre(Game[EuchreState]):
         s.hands = (0, 0, 0, 0)
         s.turn = -1
         s._legal = None
+        s._deal = None
         _clear_tricks(s)
         return s
 
@@ -490,17 +499,34 @@ class Euchre(Game[EuchreState]):
         dealer = self.next_dealer(state)
         if dealer is None:
             dealer = rng.randrange(4)
-        deck = shuffled(DECK_CODES[state.rules.deck], rng)
+        order = shuffled(DECK_CARDS[state.rules.deck], rng)
+        deck = tuple([CODE[c] for c in order])
         packets = (
             deck[0:3], deck[3:5], deck[5:8], deck[8:10],
             deck[10:12], deck[12:15], deck[15:17], deck[17:20],
         )
-        return Deal(dealer, packets, deck[20], deck[21:])
+        deal = Deal(dealer, packets, deck[20], deck[21:])
+        # Keep the deal in integer form too: applying the very outcome drawn here needs no
+        # second check (a pinned or decoded deal is another object and is checked in full).
+        hands = [0, 0, 0, 0]
+        for i, (a, b) in enumerate(_PACKET_SPANS):
+            seat = (dealer + 1 + i) % 4
+            for c in order[a:b]:
+                hands[seat] |= BIT[c]
+        kitty = 0
+        for c in order[21:]:
+            kitty |= BIT[c]
+        state._deal = (deal, (hands[0], hands[1], hands[2], hands[3]), order[20], kitty)
+        return deal
 
     def apply_chance(self, state: EuchreState, outcome: Any) -> EuchreState:
         if state.phase != DEAL:
             raise IllegalAction(errors.NO_CHANCE_PENDING, "no deal is due")
-        hands, turned, kitty, dealer = self._check_deal(state, outcome)
+        memo = state._deal
+        if memo is not None and memo[0] is outcome:
+            hands, turned, kitty, dealer = memo[1], memo[2], memo[3], outcome.dealer
+        else:
+            hands, turned, kitty, dealer = self._check_deal(state, outcome)
         h = HandInfo.__new__(HandInfo)
         h.number = 1 if state.hand is None else state.hand.number + 1
         h.dealer = dealer
@@ -665,6 +691,7 @@ class Euchre(Game[EuchreState]):
         s.phase = PLAYING
         s.queue = ()
         s._legal = None
+        s._deal = None
         if trick:
             led = state.led
             follow = mine & SUIT_MASK[trump][led]
