@@ -20,7 +20,7 @@ PING_AFTER = 5.0  # a client pings a link that has been idle this long
 DEAD_AFTER = 25.0  # a link silent this long is dead
 
 
-class Text(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Text(msgspec.Struct, frozen=True):
     """A message key and its arguments, e.g. ``Text("notice.joined", {"name": "Ana"})``."""
 
     key: str
@@ -98,7 +98,9 @@ CLIENT_TYPES = ("hello", "list_tables", "join", "resume", "spectate", "intent", 
 
 
 # -- host -> client ------------------------------------------------------------------------------
-class _Reply(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type",
+# Host messages accept unknown fields when decoded: a box may add optional fields (an
+# additive change within one protocol version) and older clients must not choke on them.
+class _Reply(msgspec.Struct, frozen=True, tag_field="type",
              kw_only=True,
              omit_defaults=False):
     re: int | None = None
@@ -115,7 +117,7 @@ class Welcome(_Reply, tag="welcome", frozen=True):
     join_urls: list[str] = []
 
 
-class SeatSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SeatSummary(msgspec.Struct, frozen=True):
     seat: int
     name: str
     controller: Literal["human", "ai"]
@@ -125,7 +127,7 @@ class SeatSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     team: int
 
 
-class TableSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TableSummary(msgspec.Struct, frozen=True):
     id: str
     code: str
     name: str
