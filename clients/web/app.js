@@ -44,6 +44,8 @@ const S = {
   announced: "",
   lobbyError: null,
   pendingJoin: null,
+  joinName: null, // what is typed in the join form (null: not shown yet)
+  joinSeat: "",
   joinCode: new URLSearchParams(location.search).get("code") || "",
 };
 
@@ -424,7 +426,9 @@ function tableTitle(name, game) {
 }
 
 function lobbyScreen() {
-  const name = localStorage.getItem(NAME_KEY) || "";
+  // The form is rebuilt whenever the table list changes: what the player typed lives in S.
+  if (S.joinName === null) S.joinName = localStorage.getItem(NAME_KEY) || "";
+  const name = S.joinName;
   const codeInput = h("input", {
     id: "join-code", name: "code", value: S.joinCode, autocomplete: "off", autocapitalize: "characters",
     spellcheck: "false", maxlength: "16", required: true, "data-key": "join-code",
@@ -434,11 +438,14 @@ function lobbyScreen() {
     id: "join-name", name: "name", value: name, autocomplete: "nickname", maxlength: "24",
     required: true, "data-key": "join-name",
   });
+  nameInput.addEventListener("input", () => { S.joinName = nameInput.value; });
   const known = (S.tables || []).find((x) => x.code.toUpperCase() === S.joinCode.toUpperCase());
-  const seatSelect = known ? h("select", { id: "join-seat", name: "seat", "data-key": "join-seat" },
+  const seatSelect = known ? h("select", { id: "join-seat", name: "seat", "data-key": "join-seat",
+    onchange: (e) => { S.joinSeat = e.target.value; } },
     h("option", { value: "" }, t("lobby.any_seat")),
     known.seats.filter((s) => s.controller === "ai").map((s) =>
-      h("option", { value: String(s.seat) }, t("lobby.seat_option", { n: s.seat + 1, name: s.name || t("table.ai") })))) : null;
+      h("option", { value: String(s.seat), selected: S.joinSeat === String(s.seat) },
+        t("lobby.seat_option", { n: s.seat + 1, name: s.name || t("table.ai") })))) : null;
   const form = h("form", {
     class: "join card-panel", onsubmit: (e) => {
       e.preventDefault();

@@ -32,11 +32,15 @@ function append(el, children) {
 export function replace(root, ...nodes) {
   const active = document.activeElement;
   const key = active && root.contains(active) ? active.dataset.key : null;
+  const caret = key && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
   root.replaceChildren();
   append(root, nodes);
   if (key) {
     const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) again.focus({ preventScroll: true });
+    if (again && !again.disabled) {
+      again.focus({ preventScroll: true });
+      if (caret && typeof again.selectionStart === "number") again.setSelectionRange(caret[0], caret[1]);
+    }
   }
 }
 

@@ -207,3 +207,94 @@ def test_a_dropped_player_is_shown_offline_then_covered_by_the_ai(browser: Brows
             expect(seat.locator(".badge.covered")).to_be_visible(timeout=10_000)
         finally:
             ana.close()
+
+
+def one_and_two_eyed_seed() -> int:
+    """A seed whose deal gives seat 1 (the page's seat; the holder takes seat 0, which plays
+    first) a one-eyed and a two-eyed jack."""
+    from engine import registry
+    from engine.match import Match
+
+    game = registry.get("sequence")
+    for seed in range(1000):
+        m = Match.start(game, 2, {}, seed)
+        hand = {c.card for c in m.view(1).hand}
+        if hand & {"JH", "JS"} and hand & {"JD", "JC"} and m.to_act() == (0,):
+            return seed
+    raise AssertionError("no such deal in 1000 seeds")
+
+
+def test_sequence_hint_and_targets_follow_the_jack(box: Box, phone: Any) -> None:
+    page = phone.new_page()
+    with box.held_table("sequence", seed=one_and_two_eyed_seed()) as table:
+        join(page, box.url, table["code"])
+    assert my_seat(page) == 1
+    assert wait_for_turn_or_end(page)  # seat 0 has placed a chip: there is one to remove
+    hint = page.locator("#hint")
+    expect(hint).to_have_text("Tap a card in your hand to see where it can go.")
+    one_eyed = page.locator(".hand button.card", has_text="remove").first
+    one_eyed.click()
+    expect(hint).to_contain_text("One-eyed jack: tap an opponent's chip")
+    targets = page.locator(".board button.sq.target")
+    assert targets.count() >= 1
+    for i in range(targets.count()):  # every target holds the other team's chip
+        assert targets.nth(i).locator(".chip.team-0").count() == 1
+    page.locator(".hand button.card", has_text="wild").first.click()
+    expect(hint).to_contain_text("Two-eyed jack (wild): tap any empty square")
+    assert targets.count() > 50
+    assert page.locator(".board button.sq.target .chip").count() == 0  # only empty squares
+    square = targets.first
+    row, col = square.get_attribute("data-row"), square.get_attribute("data-col")
+    square.click()  # the wild jack's chip goes on that empty square: ours (team 1) now
+    page.wait_for_selector(f".board [data-row='{row}'][data-col='{col}'] .chip.team-1")
+
+
+def test_keyboard_alone_plays_a_move(box: Box, phone: Any) -> None:
+    page = phone.new_page()
+    with box.held_table("president", seed=4) as table:
+        join(page, box.url, table["code"])
+    assert wait_for_turn_or_end(page)
+    version = page.get_attribute("#game", "data-version")
+    usable = ".hand button.card:not([disabled])"
+    for _ in range(80):  # Tab through the page to the first card that can be chosen
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => document.activeElement.matches('{usable}')"):
+            break
+    else:
+        raise AssertionError("no card reachable with Tab")
+    key = page.evaluate("() => document.activeElement.dataset.key")
+    page.keyboard.press("Space")
+    # Selecting re-renders the hand; focus stays on the same card.
+    assert page.evaluate("() => document.activeElement.dataset.key") == key
+    assert page.get_attribute(f"[data-key='{key}']", "aria-pressed") == "true"
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab")  # the Play button comes before the hand
+        if page.evaluate("() => document.activeElement.dataset.key === 'play'"):
+            break
+    if page.is_enabled("button[data-key=play]"):
+        page.keyboard.press("Enter")
+    else:  # that card alone does not beat the pile: pass instead
+        page.focus("button[data-key=pass]")
+        page.keyboard.press("Enter")
+    page.wait_for_function("(v) => document.querySelector('#game').dataset.version !== v",
+                           arg=version)
+
+
+def test_settings_change_the_deck_and_the_buttons_are_large(box: Box, phone: Any) -> None:
+    page = phone.new_page()
+    with box.held_table("euchre", seed=6) as table:
+        join(page, box.url, table["code"])
+    for b in page.locator("button:visible").all():  # touch targets: 44 px, cards 40 px
+        box_ = b.bounding_box()
+        least = 40 if "card" in (b.get_attribute("class") or "") else 44
+        assert min(box_["width"], box_["height"]) >= least, b.inner_text()
+    card = page.locator(".hand .card").first
+    width = card.bounding_box()["width"]
+    page.click("#settings-open")
+    page.check("[data-key=set-fourColour]")
+    page.check("[data-key=set-largeCards]")
+    page.click("button[data-key=settings-close]")
+    diamond = page.evaluate("""() => { const e = document.createElement('span');
+        e.className = 'suit-D'; document.body.append(e); return getComputedStyle(e).color; }""")
+    assert diamond == "rgb(31, 95, 191)"  # blue, not red, with four colours
+    assert page.locator(".hand .card").first.bounding_box()["width"] > width
