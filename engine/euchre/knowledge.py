@@ -4,7 +4,8 @@
 its hand, every card played, who is void in which suit (a failure to follow the led suit, the
 left bower counted as trump), where the turned card went (everyone saw the dealer take it),
 and the cards whose place it cannot know. ``sample_hands`` deals those unknown cards at random
-among the other hands and the undealt pile, keeping every count and every revealed void.
+among the other hands and the undealt pile, keeping every count and every revealed void;
+``sample_fitting`` prefers deals that also fit the bidding (``misfits``).
 
 Everything here comes from the view, the same data a remote client receives. This module must
 never see a state: a computer player that did could cheat.
@@ -15,8 +16,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.euchre.evaluate import hand_strength
 from engine.euchre.rules import EuchreView
-from engine.euchre.tables import BIT, CARD, DECK_MASK, ESUIT, NO_TRUMP, SUIT_MASK, SUITS, cards_of
+from engine.euchre.tables import (
+    BIT,
+    CARD,
+    DECK_MASK,
+    ESUIT,
+    NO_TRUMP,
+    SUIT_MASK,
+    SUIT_OF,
+    SUITS,
+    cards_of,
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +54,8 @@ class Knowledge:
     deck: int
     fixed: tuple[int, int, int, int]  # cards known to be in a seat's hand besides mine
     unknown: int  # cards that may be in another hand or undealt
+    played_by: tuple[int, int, int, int]  # the cards each seat has played this hand
+    bids: tuple[tuple[int, int, bool, int], ...]  # (seat, round, made it?, suit or -1)
 
     @staticmethod
     def of(view: EuchreView) -> Knowledge:
@@ -55,6 +69,7 @@ class Knowledge:
             hand |= BIT[CARD[hc.card]]
         played = 0
         voids = [0, 0, 0, 0]
+        played_by = [0, 0, 0, 0]
         tricks = [[(p.seat, CARD[p.card]) for p in t.plays] for t in view.tricks]
         trick = tuple((p.seat, CARD[p.card]) for p in view.trick)
         for plays in [*tricks, list(trick)]:
@@ -63,6 +78,7 @@ class Knowledge:
             led = esuit[plays[0][1]]
             for s, c in plays:
                 played |= BIT[c]
+                played_by[s] |= BIT[c]
                 if esuit[c] != led:
                     voids[s] |= 1 << led
         turned = CARD[view.turned]
@@ -96,6 +112,9 @@ class Knowledge:
             deck=view.deck,
             fixed=(fixed[0], fixed[1], fixed[2], fixed[3]),
             unknown=unknown,
+            played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
+            bids=tuple((b.seat, b.round, b.call != "pass", SUITS.index(b.suit) if b.suit else -1)
+                       for b in view.bids),
         )
 
     @property
@@ -158,3 +177,43 @@ def sample_hands(k: Knowledge, rng: random.Random, *, tries: int = 20) -> tuple[
         if ok:
             return (hands[0], hands[1], hands[2], hands[3])
     raise AssertionError("unreachable: the last try ignores voids")
+
+
+# How far the sampler trusts the bidding: a seat that passed when it could have made a suit
+# rarely held a hand this strong, and a maker rarely one this weak (normal's own thresholds
+# are near 7; the margins allow for other players, people included, bidding otherwise).
+PASS_LIMIT = 8.5
+MAKE_FLOOR = 5.0
+
+
+def misfits(k: Knowledge, hands: tuple[int, int, int, int], trump: int) -> int:
+    """How many of the other seats' calls ``hands`` contradicts, with ``trump`` as trump."""
+    turned_suit = SUIT_OF[k.turned]
+    bad = 0
+    for seat, rnd, made, suit in k.bids:
+        if seat == k.seat:
+            continue
+        original = hands[seat] | k.played_by[seat]
+        if made:
+            if suit == trump and hand_strength(original, trump) < MAKE_FLOOR:
+                bad += 1
+        elif (rnd == 1) == (trump == turned_suit) and hand_strength(original, trump) >= PASS_LIMIT:
+            bad += 1
+    return bad
+
+
+def sample_fitting(k: Knowledge, rng: random.Random, trump: int, *,
+                   draws: int = 8) -> tuple[int, int, int, int]:
+    """A deal from ``sample_hands`` that also fits the bidding, if one of ``draws`` does
+    (otherwise the one that fits best): rejection sampling against ``misfits``."""
+    best: tuple[int, int, int, int] | None = None
+    best_bad = 99
+    for _ in range(draws):
+        hands = sample_hands(k, rng)
+        bad = misfits(k, hands, trump)
+        if bad == 0:
+            return hands
+        if bad < best_bad:
+            best, best_bad = hands, bad
+    assert best is not None
+    return best
