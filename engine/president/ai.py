@@ -8,7 +8,8 @@ Scum kept nothing stronger than the weaker of the two cards it had to hand over)
 
 - easy: the lowest legal combination (``policy.easy``); gives back its two weakest cards.
 - normal: ``policy.normal`` (keeps 2s and fours of a kind to win the lead back, plays whole
-  groups); gives back cheap singles rather than breaking groups.
+  groups and breaks one only when no whole group can follow); gives back cheap singles
+  rather than breaking groups.
 - hard: flat Monte Carlo over determinizations. The unseen cards are dealt to the other
   hands consistently with the view; each distinct (rank, count) choice is played out to the
   end of the round with ``policy.normal`` for everyone, on the same deals for every choice;

@@ -55,30 +55,47 @@ def free_groups(hand: Counts, rev: bool) -> int:
 
 
 def normal(hand: Counts, top: int, size: int, rev: bool, held: int) -> Choice:
-    """Keep the strongest rank and fours of a kind to win the lead back; play whole groups,
-    weakest first; break a group or spend a keeper only when close to going out."""
+    """Keep the strongest rank and fours of a kind to win the lead back; play whole groups.
+
+    Lead: of the two weakest free groups, a pair or more if there is one (multiples are
+    harder to beat), else the weakest. Follow: the weakest whole group that beats; else a 2
+    (the strongest rank) when at most three free groups remain; else break the weakest
+    group that beats (never a four of a kind) rather than pass: a pass gives the others
+    time. Close to going out (two free groups or fewer), anything that beats."""
     best = 0 if rev else NRANKS - 1
     if size == 0:
-        keeper = None
-        for r in weakest_first(rev):
-            n = hand[r]
-            if n:
-                if n != 4 and r != best:
-                    return r, n
-                if keeper is None:
-                    keeper = r
-        return None if keeper is None else (keeper, hand[keeper])
-    fallback = None
+        free = [r for r in weakest_first(rev) if hand[r] and hand[r] != 4 and r != best]
+        if not free:
+            keeper = next((r for r in weakest_first(rev) if hand[r]), None)
+            return None if keeper is None else (keeper, hand[keeper])
+        for r in free[:2]:
+            if hand[r] >= 2:
+                return r, hand[r]
+        return free[0], hand[free[0]]
+    keeper = broken = first = None
     for r in stronger(top, rev):
         n = hand[r]
         if n < size:
             continue
-        if size == 4 or (n == size and r != best):
+        if size == 4:
+            return r, 4
+        if first is None:
+            first = r
+        if r == best:
+            keeper = r
+        elif n == size:
             return r, size
-        if fallback is None:
-            fallback = r
-    if fallback is not None and free_groups(hand, rev) <= 2:
-        return fallback, size
+        elif broken is None and n != 4:
+            broken = r
+    if first is None:
+        return None
+    groups = free_groups(hand, rev)
+    if keeper is not None and hand[keeper] == size and groups <= 3:
+        return keeper, size
+    if broken is not None:
+        return broken, size
+    if groups <= 2:
+        return first, size
     return None
 
 

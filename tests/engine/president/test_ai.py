@@ -98,17 +98,22 @@ def test_easy_plays_the_lowest_combination() -> None:
 
 
 def test_normal_keeps_2s_and_whole_groups() -> None:
-    m = start(4, {0: "33 5 6 8 9 J Q K A 2 44", 1: "2 77 99 JJ QQ KK AA"})
+    m = start(4, {0: "33 5 6 8 9 J Q K A 2 44", 1: "2 77 99 JJ QQ KK T A",
+                  2: "88 TT AA 2 33 44 5 6"})
     normal_player = PLAYERS["normal"]
+    # Of its two weakest groups (33, 44) it leads the pair of threes whole.
     assert normal_player.choose(view(m, 0), m.legal(0), random.Random(0)) == Play(("3C", "3D"))
     play(m, 0, "5")
-    # Seat 1 could beat a five with a 7 or a 9 by breaking a pair, or with its 2: it passes.
-    assert normal_player.choose(view(m, 1), m.legal(1), random.Random(0)) == Pass()
-    play(m, 1, "7")  # (a pair broken by the test) ...
-    for seat in (2, 3):
-        m.act(seat, Pass())
-    # ... seat 0 beats a seven with a single eight, not with its 2.
-    assert normal_player.choose(view(m, 0), m.legal(0), random.Random(0)).cards[0][0] == "8"
+    # Seat 1 could beat a five by breaking its sevens, or with its 2: it plays its whole ten.
+    assert normal_player.choose(view(m, 1), m.legal(1), random.Random(0)).cards[0][0] == "T"
+    play(m, 1, "7")  # (the test breaks the pair instead) ...
+    # ... seat 2 has no single to beat it whole: it breaks its eights, and keeps its 2.
+    choice = normal_player.choose(view(m, 2), m.legal(2), random.Random(0))
+    assert choice.cards[0][0] == "8"
+    m.act(2, choice)
+    m.act(3, Pass())
+    # Seat 0 beats an eight with its single nine, not with its 2.
+    assert normal_player.choose(view(m, 0), m.legal(0), random.Random(0)).cards[0][0] == "9"
 
 
 def test_hard_goes_out_when_it_can() -> None:
