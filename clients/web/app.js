@@ -44,6 +44,8 @@ const S = {
   announced: "",
   lobbyError: null,
   pendingJoin: null,
+  // A reload with a seat shows "Connecting…", not the lobby, until the seat is back.
+  resuming: !!localStorage.getItem(CURRENT_KEY),
   joinName: null, // what is typed in the join form (null: not shown yet)
   joinSeat: "",
   joinCode: new URLSearchParams(location.search).get("code") || "",
@@ -96,9 +98,11 @@ function afterWelcome() {
   const current = code ? byCode : localStorage.getItem(CURRENT_KEY);
   const entry = current ? all[current] : null;
   if (entry && entry.token) {
+    S.resuming = true;
     request({ type: "resume", token: entry.token }, { resume: current });
     return;
   }
+  S.resuming = false;
   const watching = localStorage.getItem(WATCH_KEY);
   if (watching && !code) {
     request({ type: "spectate", table: watching }, { watch: watching });
@@ -148,6 +152,7 @@ function receive(msg) {
 
 function onState(msg) {
   if (S.table && msg.table !== S.table) return;
+  S.resuming = false;
   if (!S.table) {
     S.table = msg.table;
     S.ui = {};
@@ -170,6 +175,7 @@ function onState(msg) {
 function onRejected(msg, purpose) {
   S.pending = false;
   const lost = ["bad_token", "unknown_table", "table_closed", "not_seated"];
+  if (purpose && purpose.resume) S.resuming = false;
   if (purpose && purpose.resume && lost.includes(msg.code)) {
     forget(purpose.resume);
     S.table = null;
@@ -413,7 +419,7 @@ function render() {
   renderOverlay();
   const main = $("main");
   if (S.state && S.table) replace(main, tableScreen());
-  else if (S.table) replace(main, h("p", { class: "loading" }, t("conn.connecting")));
+  else if (S.table || S.resuming) replace(main, h("p", { class: "loading" }, t("conn.connecting")));
   else replace(main, lobbyScreen());
 }
 

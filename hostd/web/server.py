@@ -195,6 +195,8 @@ def hypercorn_config(config: Config) -> HypercornConfig:
     hc.bind = [f"[{host}]:{config.http_port}" if ":" in host else f"{host}:{config.http_port}"]
     hc.accesslog = None
     hc.errorlog = logging.getLogger("hostd.web.hypercorn")
+    # Its info lines ("Running on ... (CTRL + C to quit)") repeat our own http_listening.
+    hc.errorlog.setLevel(logging.WARNING)
     hc.websocket_max_message_size = HARD_LIMIT
     hc.websocket_ping_interval = None  # the protocol's own ping/pong judges liveness
     hc.graceful_timeout = 2.0
