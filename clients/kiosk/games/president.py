@@ -144,7 +144,6 @@ def _pile(ctx: Ctx, area: Rect, entry: TableEntry, view: dict[str, Any]) -> None
         return
     # Earlier plays of this trick peek out above the one to beat.
     ch = round(area.h * 0.62)
-    cw = round(ch * 0.7)
     history = plays[-4:-1]
     for i, play in enumerate(history):
         k = len(history) - i
@@ -156,7 +155,6 @@ def _pile(ctx: Ctx, area: Rect, entry: TableEntry, view: dict[str, Any]) -> None
     who = Rect(area.x, area.centery + ch // 10 + ch // 2 + 2, area.w, max(12, area.h // 7))
     d.label(ctx, d.seat_name(ctx, entry, int(last["seat"])), who, round(who.h * 0.8), d.GOLD,
             align="center", bold=True)
-    del cw
 
 
 def _cards(ctx: Ctx, area: Rect, cards: list[str], ch: int, cy: int, *, glow: bool = False,

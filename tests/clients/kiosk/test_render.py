@@ -16,6 +16,7 @@ import pytest
 import zxingcpp
 
 from clients.kiosk.i18n import LANGUAGES
+from clients.kiosk.layout import tile_layout
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
 from hostd.protocol.messages import State
@@ -82,6 +83,11 @@ def test_game_views(game: str, lang: str, size: tuple[int, int], samples: dict[s
         shown = screen.frame(surface, model, now=3.0)
         assert [e.id for e in shown] == [sample.state.table]
         check_frame(screen, surface)
+        # and inside its own part of the tile: no label spills into a neighbour's
+        lay = tile_layout(surface.get_rect(), screen.tr.rtl)
+        for item in screen.text.drawn:
+            assert any(part.contains(item.rect) for part in (lay.header, lay.side, lay.game)), (
+                f"{item.text!r} at {item.rect} is in no panel ({sample.label})")
         texts = " ".join(item.text for item in screen.text.drawn)
         assert sample.state.code in texts
         assert sample.state.name in texts
