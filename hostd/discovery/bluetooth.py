@@ -183,12 +183,16 @@ class Profile:
                              action="profile registered; waiting for an adapter")
 
     async def unregister(self) -> None:
+        """Tell BlueZ we are going, without waiting for its answer: on shutdown the router's
+        receiver is already cancelled, and closing the bus connection unregisters us anyway
+        (BlueZ drops the profiles of a connection that leaves the bus)."""
         if not self.registered:
             return
         self.registered = False
         pm = DBusAddress("/org/bluez", bus_name=BLUEZ, interface="org.bluez.ProfileManager1")
         with contextlib.suppress(Exception):
-            await self.call(new_method_call(pm, "UnregisterProfile", "o", (PROFILE_PATH,)))
+            await self.router.send(new_method_call(pm, "UnregisterProfile", "o",
+                                                   (PROFILE_PATH,)))
 
     async def keep_registered(self, *, task_status: trio.TaskStatus[None]) -> None:
         """Register now and again after every bluetoothd restart; one log line per outcome."""

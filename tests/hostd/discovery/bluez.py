@@ -148,6 +148,11 @@ class StandIn:
             theirs.close()  # the profile holds its own duplicate now
         return trio.SocketStream(trio.socket.from_stdlib_socket(ours)), reply
 
+    async def hand_over(self, fileobj: Any, device: str) -> Message:
+        """``NewConnection`` with any descriptor (tests of what the profile refuses)."""
+        return await self.router.send_and_get_reply(new_method_call(
+            self._at(self.profile()), "NewConnection", "oha{sv}", (device, fileobj, {})))
+
     async def request_disconnection(self, device: str) -> Message:
         return await self.router.send_and_get_reply(new_method_call(
             self._at(self.profile()), "RequestDisconnection", "o", (device,)))

@@ -18,7 +18,7 @@ import pytest
 import trio
 from structlog.testing import capture_logs
 
-from clients.client import Disconnected, connect, connect_bluetooth, connect_stream
+from clients.client import Client, Disconnected, connect, connect_bluetooth, connect_stream
 from hostd.config import Config
 from hostd.daemon import Started
 from hostd.discovery.bluetooth import RFCOMM_CHANNEL, SERVICE_UUID, run_bluetooth
@@ -50,6 +50,13 @@ def bt_events(logs: list[MutableMapping[str, Any]]) -> list[MutableMapping[str, 
 async def bluetooth_daemon(**overrides: Any) -> AsyncIterator[Started]:
     async with running_daemon(bluetooth=True, box_name="Salle Bleue", **overrides) as started:
         yield started
+
+
+async def until_closed(c: Client, timeout: float = 10.0) -> None:
+    with trio.fail_after(timeout):
+        while c.closed is None:
+            with contextlib.suppress(Disconnected):
+                await c.changed()
 
 
 async def echo(seen: list[str], stream: trio.abc.Stream, peer: str) -> None:
@@ -112,6 +119,30 @@ async def test_only_bluez_may_hand_over_connections(bus: str) -> None:
                 assert is_error(reply, "org.freedesktop.DBus.Error.AccessDenied")
                 ours.settimeout(5)
                 assert ours.recv(10) == b""  # the profile closed the fd it was given
+        assert peers == []
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("kind", ["pipe", "datagram"])
+async def test_a_descriptor_that_is_not_a_stream_socket_is_refused_and_closed(
+        bus: str, kind: str) -> None:
+    import os
+
+    peers: list[str] = []
+    async with standin(bus) as bluez, trio.open_nursery() as nursery:
+        await nursery.start(partial(run_bluetooth, Config(bluetooth=True), partial(echo, peers),
+                                    bus=bus))
+        if kind == "pipe":
+            keep, give = os.pipe()
+            reply = await bluez.hand_over(give, DEVICE)
+            os.close(give)
+            assert os.read(keep, 10) == b""  # every copy of the write end is closed
+            os.close(keep)
+        else:
+            a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            with a, b:
+                reply = await bluez.hand_over(b, DEVICE)
+        assert is_error(reply, "org.bluez.Error.Rejected")
         assert peers == []
         nursery.cancel_scope.cancel()
 
@@ -216,9 +247,7 @@ async def test_a_connection_dropping_mid_game_is_covered_and_resumed(system_bus:
                 s_after = await c.intent(table, s.version, s.legal[0])
                 # The phone walks out of range: the RFCOMM link just dies, no bye.
                 await stream.aclose()
-                with trio.fail_after(10):
-                    while c.closed is None:
-                        await c.changed()
+                await until_closed(c)
             # Grace, then the AI covers the seat and the game goes on without the phone.
             covered = await watcher.wait_state(
                 table, lambda s: s.seats[joined.seat].covered and s.version > s_after.version)
@@ -238,9 +267,7 @@ async def test_shutdown_unregisters_and_says_goodbye_over_bluetooth(system_bus: 
         stream, _ = await bluez.connect(DEVICE)
         async with connect_stream(stream) as c:
             started.stop()
-            with trio.fail_after(10):
-                while c.closed is None:
-                    await c.changed()
+            await until_closed(c)
             assert c.bye is not None and c.bye.reason.key == "bye.restarting"
         await bluez.wait_for(lambda: not bluez.profiles)
 
