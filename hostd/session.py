@@ -107,10 +107,22 @@ async def handle_link(hub: Hub, link: FrameLink) -> None:
 
 
 async def _send_loop(conn: ConnHandle, link: FrameLink, scope: trio.CancelScope) -> None:
+    # A stream link can write what is queued in one call (one syscall for a broadcast's
+    # notice and state); message links (WebSocket) send frame by frame.
+    send_many = getattr(link, "send_many", None)
     try:
         async with conn.frames:
             async for frame in conn.frames:
-                await link.send(frame)
+                batch = [frame]
+                while send_many is not None and len(batch) < 64:
+                    try:
+                        batch.append(conn.frames.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                if len(batch) > 1 and send_many is not None:
+                    await send_many(batch)
+                else:
+                    await link.send(frame)
     except LinkClosed:
         conn.reason = conn.reason or "closed"
         scope.cancel()

@@ -28,17 +28,16 @@ import random
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import msgspec
 
 from engine import registry
-from engine.codec import to_data
 from engine.errors import CodecError, IllegalAction
 from engine.game import Game
 from engine.match import ActionStep, ChanceStep, Match, Step
 from engine.records import to_record
-from hostd.protocol import codes
+from hostd.protocol import codes, wire
 from hostd.protocol.messages import (
     Joined,
     Notice,
@@ -49,6 +48,7 @@ from hostd.protocol.messages import (
     Text,
     encode,
 )
+from hostd.protocol.wire import encode_data
 
 Event = tuple[str, dict[str, Any]]
 Status = Literal["playing", "finished", "closed"]
@@ -164,7 +164,7 @@ class TableCore:
         self.hand_start = 0  # index in match.steps where the hand in play began
         self.records: list[dict[str, Any]] = []  # finished games before this one
         self.watchers: dict[int, int | None] = {}  # connection -> seat (None: spectator)
-        self._marks: dict[int, tuple[int, Any, tuple[Any, ...]]] = {}
+        self._marks: dict[int, tuple[int, bytes, bytes]] = {}  # seat -> (since, view, legal)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -310,21 +310,30 @@ class TableCore:
         return rec
 
     # -- rendering ------------------------------------------------------------------------------
-    def state(self, seat: int | None, *, deadline: float | None = None, re: int | None = None,
-              seats: list[SeatSummary] | None = None, ai_speed: float = 1.0) -> State:
+    def payload(self, seat: int | None) -> tuple[bytes, bytes]:
+        """The JSON of ``seat``'s view and legal actions now (and its staleness mark)."""
         m = self.match
-        view = m.view(seat)
-        legal = m.legal(seat) if seat is not None and self.status == "playing" else ()
+        view = encode_data(m.view(seat))
+        legal = (encode_data(m.legal(seat)) if seat is not None and self.status == "playing"
+                 else b"[]")
         if seat is not None:
             mark = self._marks.get(seat)
             if mark is None or mark[1] != view or mark[2] != legal:
                 self._marks[seat] = (self.version, view, legal)
-        outcome = m.outcome()
+        return view, legal
+
+    def state(self, seat: int | None, *, deadline: float | None = None, re: int | None = None,
+              seats: list[SeatSummary] | None = None, ai_speed: float = 1.0,
+              payload: tuple[bytes, bytes] | None = None) -> State:
+        """``seat``'s state message; its view and legal actions are embedded pre-encoded."""
+        view, legal = self.payload(seat) if payload is None else payload
+        outcome = self.match.outcome()
         return State(
             re=re, table=self.id, game=self.meta.game, version=self.version, seat=seat,
-            view=to_data(view), legal=[to_data(a) for a in legal], to_act=list(self.to_act()),
+            view=cast(Any, msgspec.Raw(view)), legal=cast(Any, msgspec.Raw(legal)),
+            to_act=list(self.to_act()),
             seats=self.seat_summaries() if seats is None else seats, deadline=deadline,
-            outcome=to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
+            outcome=wire.to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
             name=self.meta.name, code=self.meta.code, status=self.status)
 
     def render(self, effects: Effects, *, deadline: float | None = None,
@@ -344,17 +353,22 @@ class TableCore:
                                                     ai_speed=ai_speed))))
         if effects.broadcast and self.watchers:
             seats = self.seat_summaries()
-            by_seat: dict[int | None, bytes] = {}
+            payloads: dict[int | None, tuple[bytes, bytes]] = {}
+            frames: dict[int | None, bytes] = {}
             reply_conn, reply_re = effects.reply if effects.reply else (None, None)
             for conn, seat in self.watchers.items():
+                if seat not in payloads:
+                    payloads[seat] = self.payload(seat)
                 if conn == reply_conn and reply_re is not None:
                     out.append((conn, encode(self.state(
-                        seat, deadline=deadline, re=reply_re, seats=seats, ai_speed=ai_speed))))
+                        seat, deadline=deadline, re=reply_re, seats=seats, ai_speed=ai_speed,
+                        payload=payloads[seat]))))
                     continue
-                cached = by_seat.get(seat)
+                cached = frames.get(seat)
                 if cached is None:
-                    cached = by_seat[seat] = encode(self.state(
-                        seat, deadline=deadline, seats=seats, ai_speed=ai_speed))
+                    cached = frames[seat] = encode(self.state(
+                        seat, deadline=deadline, seats=seats, ai_speed=ai_speed,
+                        payload=payloads[seat]))
                 out.append((conn, cached))
         return out
 

@@ -337,6 +337,7 @@ class Hub:
                           if s.occupant is not None and s.occupant.conn is not None),
             "draining": self.draining,
             "moves": self.moves,
+            "cpu_seconds": round(time.process_time(), 3),  # the daemon's CPU (all threads)
             "commits": self.store.commits,
             "ai_decisions": self.ai.decisions,
             "ai_processes": self.ai.processes,

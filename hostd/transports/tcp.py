@@ -54,8 +54,12 @@ class StreamLink:
         return self._pending.popleft()
 
     async def send(self, frame: bytes) -> None:
+        await self.send_many([frame])
+
+    async def send_many(self, frames: list[bytes]) -> None:
+        """Several frames in one write, in order."""
         try:
-            await self.stream.send_all(frame + b"\n")
+            await self.stream.send_all(b"\n".join(frames) + b"\n")
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             self._closed = True
             raise LinkClosed(str(e) or type(e).__name__) from None

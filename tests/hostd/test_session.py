@@ -6,6 +6,7 @@ connection; garbage, floods and silence close the link.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -115,8 +116,9 @@ async def test_a_flood_is_rate_limited_then_closed() -> None:
     async with running_daemon(settings=settings) as d, \
             connect(port=d.tcp_port, record=True) as c, connect(port=d.tcp_port) as other:
         ping = encode(Ping())
-        for _ in range(40):
-            await c.send_raw(ping)
+        with contextlib.suppress(Disconnected):  # the box may hang up mid-flood
+            for _ in range(40):
+                await c.send_raw(ping)
         await wait_closed(c)
         assert c.messages is not None
         limited = [m for m in c.messages if isinstance(m, Rejected)]

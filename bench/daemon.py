@@ -1,0 +1,213 @@
+"""A quick benchmark of the daemon: durable moves per second, intent latency, restore time.
+
+Run: ``.venv/bin/python -m bench.daemon [--tables N] [--seconds S] [--restore N] [--json]``.
+
+- *Saturation*: ``tablebox serve`` in a subprocess (loopback), N tables (Euchre by default)
+  rematched forever, 4 TCP clients each that move the instant their turn begins. Every accepted move is committed before anyone is told, so
+  moves/s are durable moves/s; ``jobs per commit`` shows group commit at work.
+- *Restore*: N tables with a game in progress written to a fresh database (through the real
+  store), then the time from launch to the control socket answering, and the daemon's own
+  restore figure.
+
+The fuller load and chaos benchmarks of the host (paced clients, WebSocket, RSS, 500 tables)
+belong to the benchmark suite of issue 10; this one is the daemon's own quick check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+ROOT = Path(__file__).resolve().parents[1]
+LAUNCH = ("import sys; from engine import registry; "
+          "registry.GAME_MODULES.setdefault('toy', 'tests.hostd.toy'); "
+          "from hostd.cli import main; sys.argv[0] = 'tablebox'; main()")
+
+
+def start(data: Path, control: Path, *extra: str) -> tuple[subprocess.Popen[bytes], int, float]:
+    from hostd.control import request
+
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LAUNCH, "serve", "--data", str(data), "--bind", "127.0.0.1",
+         "--tcp-port", "0", "--http-port", "0", "--control", str(control), "--no-mdns",
+         "--no-bluetooth", "--ai-speed", "0", "--no-log-file", "--log-level", "warning",
+         *extra],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    while True:
+        try:
+            status = request(control, "status", timeout=5)
+            return proc, int(status["listening"]["tcp"]["port"]), time.perf_counter() - t0
+        except Exception:
+            if proc.poll() is not None:
+                raise SystemExit("the daemon did not start") from None
+            time.sleep(0.01)
+
+
+async def saturate(port: int, codes: list[str], ids: list[str], seconds: float
+                   ) -> dict[str, Any]:
+    from clients.client import ClientError, connect
+
+    latencies: list[float] = []
+    moves = 0
+    async with contextlib.AsyncExitStack() as stack:
+        seats = []
+        for code, tid in zip(codes, ids, strict=True):
+            for seat in range(4):
+                c = await stack.enter_async_context(connect(port=port))
+                await c.join(code, f"b{seat}", seat)
+                seats.append((tid, seat, c))
+
+        async def player(tid: str, seat: int, c: Any, rng: random.Random) -> None:
+            nonlocal moves
+            while True:
+                s = await c.wait_state(tid, lambda s: bool(s.legal) or s.status == "finished",
+                                       timeout=30)
+                try:
+                    if s.status == "finished":
+                        since = c.seq
+                        await c.rematch(tid)  # every seat asks: the game starts again
+                        await c.changed(since)
+                        continue
+                    t0 = time.perf_counter()
+                    await c.intent(tid, s.version, rng.choice(s.legal), seat=seat)
+                    latencies.append(time.perf_counter() - t0)
+                    moves += 1
+                except ClientError:
+                    await c.changed()
+
+        t0 = time.perf_counter()
+        with trio.move_on_after(seconds):
+            async with trio.open_nursery() as nursery:
+                for i, (tid, seat, c) in enumerate(seats):
+                    nursery.start_soon(player, tid, seat, c, random.Random(i))
+        elapsed = time.perf_counter() - t0
+    latencies.sort()
+    return {
+        "moves": moves, "seconds": round(elapsed, 2), "moves_per_second": round(moves / elapsed),
+        "intent_ms_p50": round(1000 * statistics.median(latencies), 2),
+        "intent_ms_p99": round(1000 * latencies[int(len(latencies) * 0.99)], 2),
+    }
+
+
+def bench_saturation(tables: int, seconds: float, sync: bool, game: str) -> dict[str, Any]:
+    from hostd.control import request
+
+    tmp = Path(tempfile.mkdtemp(prefix="tbb-"))
+    extra = ["--ai-processes", "0", *(["--sync-commits"] if sync else [])]
+    proc, port, _ = start(tmp / "data", tmp / "c.sock", *extra)
+    try:
+        made = [request(tmp / "c.sock", "tables.new", game=game, players=4)
+                for _ in range(tables)]
+        before = request(tmp / "c.sock", "status")
+        result = trio.run(saturate, port, [t["code"] for t in made], [t["id"] for t in made],
+                          seconds)
+        after = request(tmp / "c.sock", "status")
+        commits = after["commits"] - before["commits"]
+        moves = max(1, after["moves"] - before["moves"])
+        cpu = after["cpu_seconds"] - before["cpu_seconds"]
+        result.update({"game": game, "tables": tables, "sync_commits": sync, "commits": commits,
+                       "moves_per_commit": round(result["moves"] / max(1, commits), 1),
+                       "server_cpu_us_per_move": round(1e6 * cpu / moves),
+                       "server_cpu_bound_moves_per_second": round(moves / max(cpu, 1e-9))})
+        return result
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def bench_restore(tables: int, steps: int) -> dict[str, Any]:
+    sys.path.insert(0, str(ROOT))
+    from engine import registry
+
+    registry.GAME_MODULES.setdefault("euchre", "engine.euchre")
+    from hostd.control import request
+    from hostd.store import open_store
+    from hostd.tables.core import TableCore, TableMeta
+
+    tmp = Path(tempfile.mkdtemp(prefix="tbr-"))
+
+    async def fill() -> int:
+        total = 0
+        async with open_store(tmp / "data" / "tablebox.sqlite3") as store:
+            for i in range(tables):
+                meta = TableMeta("", f"R{i:03d}", "bench", "euchre", 4,
+                                 registry.get("euchre").validate(4, {}), i)
+                core, events = TableCore.create(meta, ["random"])
+                rng = random.Random(i)
+                for _ in range(steps):
+                    seat = core.to_act()[0] if core.to_act() else None
+                    if seat is None or core.status != "playing":
+                        break
+                    change = core.ai_step(seat, core.version, rng.choice(core.match.legal(seat)))
+                    events += change.events
+                    change.commit()
+                    if core.chance_pending():
+                        c2 = core.resolve_chance()
+                        events += c2.events
+                        c2.commit()
+                total += len(events)
+                await store.create_table(code=meta.code, name="bench", game="euchre",
+                                         players=4, options=meta.options, seed=i,
+                                         turn_timer=0.0, events=events)
+        return total
+
+    events = trio.run(fill)
+    try:
+        proc, _, ready = start(tmp / "data", tmp / "c.sock", "--ai-processes", "0")
+        status = request(tmp / "c.sock", "status")
+        proc.kill()
+        proc.wait()
+        proc0, _, ready0 = start(Path(tempfile.mkdtemp(prefix="tbe-")) / "data",
+                                 tmp / "c0.sock", "--ai-processes", "0")
+        proc0.kill()
+        proc0.wait()
+        return {"tables": status["restored"], "events": events,
+                "restore_seconds": status["restore_seconds"],
+                "launch_to_control_seconds": round(ready, 2),
+                "empty_launch_to_control_seconds": round(ready0, 2)}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--restore", type=int, default=500)
+    ap.add_argument("--steps", type=int, default=60, help="steps per restored table")
+    ap.add_argument("--game", default="euchre", help="the game the saturated tables play")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out = {
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                    "platform": platform.platform()},
+        "saturation": bench_saturation(args.tables, args.seconds, False, args.game),
+        "saturation_sync_commits": bench_saturation(args.tables, args.seconds, True, args.game),
+        "restore": bench_restore(args.restore, args.steps),
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    for name, r in out.items():
+        print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in r.items()))
+
+
+if __name__ == "__main__":
+    main()
