@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,17 +20,63 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 
-# (module prefix, extra top-level packages allowed, top-level packages forbidden)
+# (module prefix, packages allowed, packages forbidden). Packages are named by their import
+# name; an allowed package brings along what its own distribution requires (msgspec may pull
+# in typing_extensions, trio pulls in attrs, outcome, sniffio...), but nothing else.
 RULES: list[tuple[str, set[str], set[str]]] = [
     ("engine", {"engine"}, set()),
     ("hostd.protocol", {"engine", "hostd", "msgspec"}, set()),
     ("hostd.tables.core", {"engine", "hostd", "msgspec"}, set()),
-    ("clients.kiosk", {"clients", "hostd", "engine", "msgspec", "pygame", "segno", "trio"}, set()),
-    ("clients", {"clients", "hostd", "engine", "msgspec", "trio", "segno"}, {"pygame"}),
+    ("clients.kiosk", {"clients", "hostd", "engine", "msgspec", "pygame", "segno", "trio",
+                       "zeroconf"}, set()),
+    ("clients", {"clients", "hostd", "engine", "msgspec", "trio", "segno", "zeroconf"},
+     {"pygame"}),
     ("hostd", {"*"}, {"pygame", "clients"}),
 ]
+# The protocol and the table core are pure: no sockets or logging even from the stdlib.
+PURE = ("hostd.protocol", "hostd.tables.core")
+PURE_FORBIDDEN = {"socket", "logging", "trio", "structlog"}
 # hostd.protocol imports engine for its data types; a client must still never call rules code.
 CLIENT_FORBIDDEN_DIRECT = ("engine",)
+
+
+@functools.cache
+def _dist_of_module() -> dict[str, list[str]]:
+    return {k: list(v) for k, v in importlib.metadata.packages_distributions().items()}
+
+
+@functools.cache
+def _closure(dist: str) -> frozenset[str]:
+    """A distribution and everything it requires (without extras), by normalised name."""
+    seen: set[str] = set()
+    todo = [dist]
+    while todo:
+        d = re.sub(r"[-_.]+", "-", todo.pop()).lower()
+        if d in seen:
+            continue
+        seen.add(d)
+        try:
+            reqs = importlib.metadata.requires(d) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for r in reqs:
+            if "extra ==" in r:
+                continue
+            todo.append(re.split(r"[ ;<>=!~\[(]", r, maxsplit=1)[0])
+    return frozenset(seen)
+
+
+def expand(allowed: set[str]) -> set[str]:
+    """Import names allowed: ``allowed`` plus the modules of their distributions' requirements."""
+    dists: set[str] = set()
+    for name in allowed:
+        for d in _dist_of_module().get(name, []):
+            dists |= _closure(d)
+    out = set(allowed)
+    for module, ds in _dist_of_module().items():
+        if any(re.sub(r"[-_.]+", "-", d).lower() in dists for d in ds):
+            out.add(module)
+    return out
 
 
 def modules() -> list[str]:
@@ -78,10 +126,13 @@ def imported_by(module: str) -> set[str]:
 @pytest.mark.parametrize("module", modules())
 def test_layer_imports(module: str) -> None:
     allowed, forbidden = rule_for(module)
-    got = imported_by(module) - STDLIB
+    loaded = imported_by(module)
+    got = loaded - STDLIB
     bad = got & forbidden
     if "*" not in allowed:
-        bad |= got - allowed
+        bad |= got - expand(allowed)
+    if module.startswith(PURE):
+        bad |= loaded & PURE_FORBIDDEN
     if not module.startswith("hostd.cli") and module != "hostd.cli":
         bad |= got & {"click"}
     assert not bad, f"{module} pulls in {sorted(bad)}"
