@@ -5,6 +5,9 @@ Run: ``.venv/bin/python -m bench.daemon [--tables N] [--seconds S] [--restore N]
 - *Saturation*: ``tablebox serve`` in a subprocess (loopback), N tables (Euchre by default)
   rematched forever, 4 TCP clients each that move the instant their turn begins. Every accepted move is committed before anyone is told, so
   moves/s are durable moves/s; ``jobs per commit`` shows group commit at work.
+- *AI isolation*: ping round trips on one connection while hard computer players think
+  at another table, with the AI on worker threads (``--ai-processes 0``) and in a worker
+  process: a thread holds the event loop's GIL while it computes, a process does not.
 - *Restore*: N tables with a game in progress written to a fresh database (through the real
   store), then the time from launch to the control socket answering, and the daemon's own
   restore figure.
@@ -186,6 +189,42 @@ def bench_restore(tables: int, steps: int) -> dict[str, Any]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bench_ai_isolation(processes: int, seconds: float, game: str) -> dict[str, Any]:
+    """Ping round trips on one connection while hard AIs think at another table."""
+    from clients.client import connect
+    from hostd.control import request
+
+    tmp = Path(tempfile.mkdtemp(prefix="tba-"))
+    proc, port, _ = start(tmp / "data", tmp / "c.sock", "--ai-processes", str(processes))
+    try:
+        t = request(tmp / "c.sock", "tables.new", game=game, ai="hard")
+
+        async def run() -> dict[str, Any]:
+            rtts: list[float] = []
+            async with connect(port=port) as kiosk, connect(port=port) as pinger:
+                await kiosk.spectate(t["id"])  # somebody watches: the AIs play
+                start_status = request(tmp / "c.sock", "status")
+                with trio.move_on_after(seconds):
+                    while True:
+                        t0 = time.perf_counter()
+                        await pinger.ping()
+                        rtts.append(time.perf_counter() - t0)
+                        await trio.sleep(0.01)
+                end_status = request(tmp / "c.sock", "status")
+            rtts.sort()
+            return {"ai_processes": processes, "game": game, "level": "hard",
+                    "ai_decisions": end_status["ai_decisions"] - start_status["ai_decisions"],
+                    "pings": len(rtts), "ping_ms_p50": round(1000 * statistics.median(rtts), 2),
+                    "ping_ms_p99": round(1000 * rtts[int(len(rtts) * 0.99)], 2),
+                    "ping_ms_max": round(1000 * rtts[-1], 2)}
+
+        return trio.run(run)
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", type=int, default=50)
@@ -193,6 +232,7 @@ def main() -> None:
     ap.add_argument("--restore", type=int, default=500)
     ap.add_argument("--steps", type=int, default=60, help="steps per restored table")
     ap.add_argument("--game", default="euchre", help="the game the saturated tables play")
+    ap.add_argument("--ai-game", default="euchre", help="the game whose hard AIs think")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out = {
@@ -201,6 +241,8 @@ def main() -> None:
         "saturation": bench_saturation(args.tables, args.seconds, False, args.game),
         "saturation_sync_commits": bench_saturation(args.tables, args.seconds, True, args.game),
         "restore": bench_restore(args.restore, args.steps),
+        "ai_on_threads": bench_ai_isolation(0, args.seconds, args.ai_game),
+        "ai_in_processes": bench_ai_isolation(1, args.seconds, args.ai_game),
     }
     if args.json:
         print(json.dumps(out, indent=2))

@@ -208,7 +208,7 @@ class Session:
             elif isinstance(msg, Join):
                 if hub.draining:
                     raise Reject(codes.DRAINING)
-                hub.find(msg.code).post(Request(conn.id, "join", msg))
+                hub.by_join_code(msg.code).post(Request(conn.id, "join", msg))
             elif isinstance(msg, Resume):
                 token_hash = hash_token(msg.token)
                 runner = hub.by_token(token_hash)

@@ -17,6 +17,8 @@ import concurrent.futures
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -39,6 +41,17 @@ def _decide(game_id: str, module: str, level: str, view: Any, legal: Sequence[An
     return list(legal).index(choice)
 
 
+def _orphan_guard(parent: int) -> None:
+    """In a worker: exit as soon as the daemon is gone (even after a kill -9 of it)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-guard", daemon=True).start()
+
+
 def _warm(game_ids: Sequence[tuple[str, str]]) -> int:
     for game_id, module in game_ids:
         registry.GAME_MODULES.setdefault(game_id, module)
@@ -53,7 +66,9 @@ class AIWorkers:
         if processes > 0:
             # spawn, not fork: forking a process that runs trio and sqlite threads is unsafe.
             ctx = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(processes, mp_context=ctx)
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                processes, mp_context=ctx, initializer=_orphan_guard,
+                initargs=(os.getpid(),))
         self.decisions = 0
         self.fallbacks = 0
 

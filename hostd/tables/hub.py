@@ -247,6 +247,14 @@ class Hub:
             raise Reject(codes.UNKNOWN_TABLE)
         return runner
 
+    def by_join_code(self, code: str) -> TableRunner:
+        """A table by its join code only (people join with the code, not the id)."""
+        tid = self.by_code.get(code.strip().upper())
+        runner = self.tables.get(tid) if tid is not None else None
+        if runner is None:
+            raise Reject(codes.UNKNOWN_TABLE)
+        return runner
+
     def by_token(self, token_hash: str) -> TableRunner | None:
         tid = self.tokens.get(token_hash)
         return self.tables.get(tid) if tid is not None else None

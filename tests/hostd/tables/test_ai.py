@@ -1,15 +1,20 @@
-"""Computer players off the event loop: a worker process answers with a legal move, and a
-player that fails falls back to a random legal move so the table never stalls."""
+"""Computer players off the event loop: a worker process answers with a legal move, a player
+that fails falls back to a random legal move so the table never stalls, and the workers
+never outlive the daemon."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import time
+from pathlib import Path
 
 import pytest
 
 from engine import registry
 from engine.match import Match
 from hostd.tables.ai import AIWorkers, _decide, open_ai
+from tests.hostd.helpers import short_dir, start_process
 
 
 async def test_a_worker_process_chooses_a_legal_move() -> None:
@@ -45,3 +50,20 @@ def test_decide_registers_games_known_only_to_the_parent() -> None:
     legal = m.legal(seat)
     index = _decide("toy", "tests.hostd.toy", "random", m.view(seat), legal, random.Random(2))
     assert 0 <= index < len(legal)
+
+
+def test_worker_processes_do_not_outlive_a_killed_daemon() -> None:
+    tmp = short_dir()
+    d = start_process(tmp / "data", tmp / "c.sock", "--ai-processes", "1")
+    try:
+        children = subprocess.run(["pgrep", "-P", str(d.proc.pid)], capture_output=True,
+                                  text=True, check=False).stdout.split()
+        assert children, "the daemon started an AI worker process"
+    finally:
+        d.kill()
+    deadline = time.monotonic() + 10
+    alive = children
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [pid for pid in children if Path(f"/proc/{pid}").exists()]
+    assert not alive, f"AI workers left behind: {alive}"
