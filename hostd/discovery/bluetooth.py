@@ -67,11 +67,6 @@ class BluetoothUnavailable(Exception):
     """Why the profile is not registered, as one line for the log."""
 
 
-def has_rfcomm_sockets() -> bool:
-    """Whether this Python can open RFCOMM sockets itself (clients need it; the daemon not)."""
-    return hasattr(socket, "AF_BLUETOOTH") and hasattr(socket, "BTPROTO_RFCOMM")
-
-
 def peer_of(device: str) -> str:
     """``/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF`` as ``bt:AA:BB:CC:DD:EE:FF`` (for logs)."""
     tail = device.rsplit("/", 1)[-1]
