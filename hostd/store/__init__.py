@@ -98,7 +98,7 @@ class _Job:
 class Store:
     """One database. Use ``open_store``; every method is async and runs off the event loop."""
 
-    def __init__(self, path: Path, *, synchronous: str = "NORMAL") -> None:
+    def __init__(self, path: Path, *, synchronous: str = "FULL") -> None:
         self.path = path
         self.synchronous = synchronous
         self._con: sqlite3.Connection | None = None
@@ -294,7 +294,7 @@ class Store:
 
 
 @asynccontextmanager
-async def open_store(path: Path, *, synchronous: str = "NORMAL") -> AsyncIterator[Store]:
+async def open_store(path: Path, *, synchronous: str = "FULL") -> AsyncIterator[Store]:
     """Open (creating if needed) the database; on exit, finish queued writes and close it."""
     store = Store(path, synchronous=synchronous)
     await trio.to_thread.run_sync(store._open_sync, limiter=store._limiter)

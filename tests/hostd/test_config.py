@@ -52,7 +52,7 @@ log_level = "debug"
 log_file = false
 log_file_bytes = 1048576
 log_file_backups = 0
-sync_commits = true
+sync_commits = false
 """)
     loaded = load(p, environ=EMPTY_ENV)
     c = loaded.config
@@ -63,7 +63,7 @@ sync_commits = true
     assert isinstance(c.ai_speed, float) and isinstance(c.grace_seconds, float)
     assert (c.log_level, c.log_file, c.log_file_bytes, c.log_file_backups) == (
         "debug", False, 1048576, 0)
-    assert c.sync_commits is True
+    assert c.sync_commits is False
     assert all(s == cfg.Source("file", str(p)) for s in loaded.sources.values())
 
 
