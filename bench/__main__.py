@@ -1,16 +1,98 @@
-"""``python -m bench``: every benchmark in turn (what ``make bench`` runs)."""
+"""``python -m bench [--quick] [--only NAME,...] [--json FILE]``: every benchmark in turn.
+
+What ``make bench`` runs (well under ten minutes on the 2-core development machine):
+engines and AI (``bench.engine``), the host under load (``bench.host``: paced latency at 1 to
+500 tables, saturation, the floor, start-up), the log pipeline (``bench.logs``), the kiosk's
+frame time (``bench.kiosk``, with SDL's dummy drivers) and whether a computer player that
+thinks hard delays other tables (``bench.daemon``'s AI isolation, threads and processes).
+``--quick`` is a smoke run of each (seconds, not minutes). Discovery over mDNS
+(``bench.discovery``) needs root and a network namespace: it runs only when asked for by
+name (``--only discovery``).
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from bench import engine
+DEFAULT = ("engine", "host", "logs", "kiosk", "ai_isolation")
 
 
-def main() -> int:
-    engine.main(sys.argv[1:])
+def engine(quick: bool) -> Any:
+    from bench import engine as mod
+
+    return mod.main(["--games", "20", "--decisions", "10"] if quick else [])
+
+
+def host(quick: bool) -> Any:
+    from bench import host as mod
+
+    return mod.main(["--quick"] if quick else [])
+
+
+def logs(quick: bool) -> Any:
+    from bench import logs as mod
+
+    return mod.main(["--events", "2000"] if quick else [])
+
+
+def kiosk(quick: bool) -> Any:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from bench import kiosk as mod
+
+    return mod.main(["--frames", "3"] if quick else [])
+
+
+def ai_isolation(quick: bool) -> Any:
+    from bench import daemon as mod
+
+    seconds = 1.0 if quick else 5.0
+    rows = [mod.bench_ai_isolation(processes, seconds, "euchre") for processes in (0, 1)]
+    for r in rows:
+        print("ai isolation: " + ", ".join(f"{k} {v}" for k, v in r.items()), flush=True)
+    return rows
+
+
+def discovery(quick: bool) -> Any:
+    from bench import discovery as mod
+
+    return mod.main(["--runs", "1" if quick else "5"])
+
+
+RUNS: dict[str, Callable[[bool], Any]] = {
+    "engine": engine, "host": host, "logs": logs, "kiosk": kiosk,
+    "ai_isolation": ai_isolation, "discovery": discovery,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a smoke run of every benchmark")
+    ap.add_argument("--only", help="comma-separated: " + ", ".join(RUNS))
+    ap.add_argument("--json", type=Path, help="write every figure to this file")
+    args = ap.parse_args(argv)
+    names = args.only.split(",") if args.only else list(DEFAULT)
+    unknown = [n for n in names if n not in RUNS]
+    if unknown:
+        ap.error(f"unknown benchmark {', '.join(unknown)} (choose from {', '.join(RUNS)})")
+    out: dict[str, Any] = {}
+    for name in names:
+        t0 = time.monotonic()
+        print(f"== {name}", flush=True)
+        out[name] = RUNS[name](args.quick)
+        print(f"== {name}: {time.monotonic() - t0:.0f} s", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1, default=str))
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())
