@@ -243,7 +243,7 @@ class Hub:
         if runner is None:
             tid = self.by_code.get(ref.strip().upper())
             runner = self.tables.get(tid) if tid is not None else None
-        if runner is None:
+        if runner is None or runner.core.status == "closed":
             raise Reject(codes.UNKNOWN_TABLE)
         return runner
 
@@ -251,7 +251,7 @@ class Hub:
         """A table by its join code only (people join with the code, not the id)."""
         tid = self.by_code.get(code.strip().upper())
         runner = self.tables.get(tid) if tid is not None else None
-        if runner is None:
+        if runner is None or runner.core.status == "closed":
             raise Reject(codes.UNKNOWN_TABLE)
         return runner
 
