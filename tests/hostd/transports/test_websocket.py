@@ -1,0 +1,90 @@
+"""The WebSocket transport as a ``FrameLink``: framing rules, closing, failing handlers.
+
+Real hypercorn on loopback, real trio-websocket client, a stub handler (tests/hostd/web/httpport).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import trio
+from trio_websocket import ConnectionClosed
+
+from hostd.protocol import codes
+from hostd.protocol.messages import MAX_FRAME
+from hostd.transports.base import FrameLink, LinkClosed
+from hostd.transports.websocket import HARD_LIMIT
+from tests.hostd.web.httpport import start, ws_client
+
+
+async def test_websocket_echo_and_framing_errors(nursery: trio.Nursery) -> None:
+    port = await start(nursery)
+    async with ws_client(port) as ws:
+        await ws.send_message('{"type":"ping","id":1,"note":"été ✓"}')
+        assert await ws.get_message() == '{"type":"ping","id":1,"note":"été ✓"}'
+        await ws.send_message(b"\x00binary")
+        assert json.loads(await ws.get_message()) == {"type": "rejected", "code": codes.NOT_TEXT}
+        # Over the limit by one byte, counted in UTF-8 (a 2-byte character at the end).
+        await ws.send_message("x" * (MAX_FRAME - 1) + "é")
+        assert json.loads(await ws.get_message()) == {"type": "rejected", "code": codes.FRAME_TOO_LARGE}
+        # Exactly at the limit is a frame; the link carries on after each error.
+        await ws.send_message("y" * MAX_FRAME)
+        assert await ws.get_message() == "y" * MAX_FRAME
+
+
+async def test_a_failing_handler_closes_only_its_own_link(nursery: trio.Nursery) -> None:
+    port = await start(nursery)
+    async with ws_client(port) as other:
+        async with ws_client(port) as bad:
+            await bad.send_message('"boom"')
+            with pytest.raises(ConnectionClosed):
+                await bad.get_message()
+        await other.send_message("{}")
+        assert await other.get_message() == "{}"
+
+
+async def test_send_after_peer_closed_raises_link_closed(nursery: trio.Nursery) -> None:
+    seen: list[str] = []
+    done = trio.Event()
+
+    async def handler(link: FrameLink) -> None:
+        try:
+            with pytest.raises(LinkClosed):
+                await link.receive()
+            with pytest.raises(LinkClosed):
+                await link.send(b"{}")
+            seen.append(link.transport)
+        finally:
+            done.set()
+
+    port = await start(nursery, handler)
+    async with ws_client(port):
+        pass
+    with trio.fail_after(5):
+        await done.wait()
+    assert seen == ["websocket"]
+
+
+async def test_cancelling_the_server_ends_open_links_promptly() -> None:
+    async with trio.open_nursery() as nursery:
+        port = await start(nursery)
+        async with ws_client(port) as ws:
+            await ws.send_message("{}")
+            assert await ws.get_message() == "{}"
+            with trio.fail_after(3):
+                nursery.cancel_scope.cancel()
+                with pytest.raises(ConnectionClosed):
+                    await ws.get_message()
+
+
+async def test_a_message_over_the_hard_limit_closes_the_link(nursery: trio.Nursery) -> None:
+    port = await start(nursery)
+    async with ws_client(port) as ws:
+        await ws.send_message("z" * (HARD_LIMIT + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            await ws.get_message()
+        assert closed.value.reason.code == 1009  # message too big: nothing was buffered past it
+    async with ws_client(port) as again:  # the port itself is fine
+        await again.send_message("{}")
+        assert await again.get_message() == "{}"
