@@ -18,7 +18,7 @@ const RENDERERS = {
 };
 const renderers = {};
 
-const SEATS_KEY = "tablebox.seats"; // {tableId: {token, code, name}}
+const SEATS_KEY = "tablebox.seats"; // {tableId: {token, code, name, seat}}
 const CURRENT_KEY = "tablebox.current"; // the table this browser is seated at
 const WATCH_KEY = "tablebox.watching"; // the table this browser is watching
 const NAME_KEY = "tablebox.name";
@@ -40,7 +40,7 @@ const S = {
   fatal: null, // a bye after which only a reload helps
   rematchAsked: false,
   deadlineAt: null,
-  ui: {}, // per-game scratch state (selections), reset when the table changes
+  ui: {}, // per-game scratch state (selections), reset on each intent and table change
   announced: "",
   lobbyError: null,
   pendingJoin: null,
@@ -644,7 +644,7 @@ async function start() {
   });
   window.addEventListener("online", () => link.check());
   window.addEventListener("pageshow", (e) => { if (e.persisted) link.check(); });
-  // Another tab of this browser took or left a seat: nothing to do here until the host says so.
+  // The turn timer ticks between states without redrawing the table.
   setInterval(() => {
     document.querySelectorAll("[data-timer]").forEach((el) => { el.textContent = timerText(); });
   }, 1000);
