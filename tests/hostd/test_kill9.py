@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from clients.client import Client, ClientError, connect
+from clients.client import Client, ClientError, Refused, connect
 from engine import registry
 from engine.codec import to_data
 from engine.records import replay
@@ -80,9 +80,11 @@ async def play_life(d: DaemonProcess, tables: dict[str, dict[str, Any]], seen: S
                     if s.status != "playing":
                         return
                     await trio.sleep(rng.random() * 0.004)
-                    with contextlib.suppress(ClientError):
+                    try:
                         await c.intent(table, s.version, rng.choice(s.legal), seat=seat)
-                    await c.changed()
+                    except Refused:
+                        await c.changed()  # a newer state is on its way
+
 
         async with trio.open_nursery() as nursery:
             for key, c in clients.items():
