@@ -1,10 +1,12 @@
 """The daemon end to end on loopback: full games over TCP and WebSocket mixed, seats that
-drop and come back, takeovers, turn timers, rematches, and a graceful SIGTERM."""
+drop and come back, takeovers, turn timers, rematches, a database that refuses writes, and
+a graceful SIGTERM."""
 
 from __future__ import annotations
 
 import contextlib
 import random
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -265,3 +267,30 @@ async def test_drain_refuses_new_tables_and_reports_when_games_end() -> None:
                 n.start_soon(waiter)
                 await play_to_end(clients, t["id"], random.Random(3))
         assert result["done"] and result["finished"] == 1
+
+
+async def test_a_database_that_refuses_writes_refuses_the_step_and_changes_nothing() -> None:
+    async with running_daemon() as d:
+        t = await ask(d.control, "tables.new", game="toy", players=2)
+        table = t["id"]
+        async with seated(d, t["code"], 2, ws=False) as clients:
+            s = await clients[0].wait_state(table, lambda s: bool(s.legal)
+                                            and s.seats[1].controller == "human")
+
+            def refuse(on: bool) -> None:
+                con = sqlite3.connect(d.hub.store.path)
+                con.execute("CREATE TRIGGER full BEFORE INSERT ON events BEGIN "
+                            "SELECT RAISE(ABORT, 'database or disk is full'); END" if on
+                            else "DROP TRIGGER full")
+                con.commit()
+                con.close()
+
+            await trio.to_thread.run_sync(refuse, True)
+            with pytest.raises(Refused) as e:
+                await clients[0].intent(table, s.version, s.legal[0], seat=0)
+            assert e.value.code == codes.STORAGE_FAILED
+            assert (await ask(d.control, "tables.show", table=table))["version"] == s.version
+            assert clients[1].states[table].version == s.version, "nobody was told"
+            await trio.to_thread.run_sync(refuse, False)
+            after = await clients[0].intent(table, s.version, s.legal[0], seat=0)
+            assert after.version == s.version + 1
