@@ -742,8 +742,9 @@ def drain(wait: bool, timeout: float | None, control: Path | None, as_json: bool
     if as_json:
         _print_json(r)
     elif r["done"]:
-        click.echo(f"drained: no game playing ({r['finished']} finished) after {r['waited']:.1f} s;"
-                   " safe to restart")
+        idle = f", {r['idle']} waiting for people" if r.get("idle") else ""
+        click.echo(f"drained: no game running ({r['finished']} finished{idle}) after "
+                   f"{r['waited']:.1f} s; safe to restart")
     else:
         click.echo(f"draining: {r['playing']} tables still playing (new tables and joins refused)")
 

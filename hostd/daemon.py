@@ -201,8 +201,9 @@ async def _publish_summaries(hub: Hub, send: trio.MemorySendChannel[Any], discov
     task_status.started()
     last = None
     async with send:
+        seen = hub.changes
         while True:
-            await hub.wait_changed()
+            seen = await hub.wait_changed(seen)
             summary = discovery.BoxSummary.of_tables(hub.list_tables(seats=False))
             if summary != last:
                 last = summary

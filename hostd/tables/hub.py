@@ -99,13 +99,14 @@ class HubSettings:
 
 @dataclass
 class DrainReport:
-    playing: int
+    playing: int  # games still running (somebody at the table)
     finished: int
+    idle: int  # tables in a game that nobody is at (they wait; they do not hold a drain)
     waited: float
     done: bool
 
     def as_dict(self) -> dict[str, Any]:
-        return {"playing": self.playing, "finished": self.finished,
+        return {"playing": self.playing, "finished": self.finished, "idle": self.idle,
                 "waited": round(self.waited, 3), "done": self.done}
 
 
@@ -130,6 +131,7 @@ class Hub:
         self._nursery: trio.Nursery | None = None
         self._closing = trio.Event()
         self._changed = trio.Event()
+        self.changes = 0  # counts table changes (moves, seats, status), for waiters
         self.restored = 0
         self.restore_seconds = 0.0
 
@@ -268,23 +270,40 @@ class Hub:
             self.tokens.pop(h, None)
 
     def tables_changed(self) -> None:
+        self.changes += 1
         self._changed.set()
+        self._changed = trio.Event()  # replaced by the setter, so no waiter misses a change
 
-    async def wait_changed(self) -> None:
-        await self._changed.wait()
-        self._changed = trio.Event()
+    async def wait_changed(self, since: int | None = None) -> int:
+        """Wait until a table changed after change number ``since`` (default: now)."""
+        since = self.changes if since is None else since
+        while self.changes <= since:
+            await self._changed.wait()
+        return self.changes
 
     async def drain(self, *, wait: bool, timeout: float | None = None) -> DrainReport:
-        """Refuse new tables and joins; with ``wait``, return once no table is playing."""
+        """Refuse new tables and joins; with ``wait``, return once no game is running.
+
+        A running game is a table playing with somebody at it; a table nobody is at waits
+        (its computer players do not play on alone), so it does not hold a drain up.
+        """
         self.draining = True
         log.info("drain_started")
         t0 = trio.current_time()
+
+        def running() -> int:
+            return sum(1 for r in self.tables.values()
+                       if r.core.status == "playing" and r.core.attended())
+
         with trio.move_on_after(math_inf(timeout)):
-            while wait and any(r.core.status == "playing" for r in self.tables.values()):
-                await self.wait_changed()
-        playing = sum(1 for r in self.tables.values() if r.core.status == "playing")
+            seen = self.changes
+            while wait and running():
+                seen = await self.wait_changed(seen)
         finished = sum(1 for r in self.tables.values() if r.core.status == "finished")
-        return DrainReport(playing, finished, trio.current_time() - t0, playing == 0)
+        idle = sum(1 for r in self.tables.values()
+                   if r.core.status == "playing" and not r.core.attended())
+        n = running()
+        return DrainReport(n, finished, idle, trio.current_time() - t0, n == 0)
 
     # -- connections ---------------------------------------------------------------------------
     def connect(self, transport: str, peer: str) -> ConnHandle:

@@ -250,10 +250,11 @@ def test_sigterm_says_goodbye_and_a_restart_resumes() -> None:
 async def test_drain_refuses_new_tables_and_reports_when_games_end() -> None:
     async with running_daemon() as d:
         t = await ask(d.control, "tables.new", game="toy", players=2)
+        await ask(d.control, "tables.new", game="toy", players=2)  # nobody there: it waits
         async with seated(d, t["code"], 2, ws=False) as clients:
             report = await ask(d.control, "drain", wait=False)
-            assert report == {"playing": 1, "finished": 0, "waited": report["waited"],
-                              "done": False}
+            assert report == {"playing": 1, "finished": 0, "idle": 1,
+                              "waited": report["waited"], "done": False}
             with pytest.raises(Exception, match="draining"):
                 await ask(d.control, "tables.new", game="toy")
 
