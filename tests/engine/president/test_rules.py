@@ -381,3 +381,11 @@ def test_the_series_exchange(players: int) -> None:
     assert set(back) <= set(view(m, scum).hand)
     assert list(view(m, None).hand_counts) == sizes(players)
     assert view(m, None).phase == "play" and m.to_act() == (scum,)
+
+
+def test_the_catalogue_entry_names_the_ruleset() -> None:
+    info = GAME.info.describe()
+    assert info["rules_version"] == "CardVerse 1.1.0" and info["players"] == [3, 4, 5, 6]
+    assert {o["name"]: o["default"] for o in info["options"]} == {"revolution": True, "rounds": 1}
+    assert GAME.validate(4, {"rounds": "3", "revolution": "off"}) == {
+        "revolution": False, "rounds": 3}
