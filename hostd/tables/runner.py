@@ -35,6 +35,10 @@ log = get_logger(__name__)
 
 AI_SECONDS = 1.0  # an AI move takes about this long at ai_speed 1 (clients animate meanwhile)
 HAND_PAUSE = 3.0  # seconds between a scored hand and the next deal at ai_speed 1
+# After the database refuses a step (disk full, read-only), no AI move or deal is tried again
+# for this long, doubling up to the longest: retrying at once made a full disk spin every
+# table (and flood the journal) without ever storing anything.
+STORAGE_RETRY = (0.25, 30.0)
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -70,7 +74,7 @@ class AiMove:
 
 @dataclass
 class Timer:
-    kind: str  # "grace", "turn", "deal"
+    kind: str  # "grace", "turn", "deal", "retry"
     seat: int
     version: int
 
@@ -104,6 +108,10 @@ class TableRunner:
         self._grace: dict[int, trio.CancelScope] = {}
         self._turn: tuple[int, float, trio.CancelScope] | None = None  # (version, deadline, scope)
         self._deal: tuple[int, trio.CancelScope] | None = None
+        self._storage_wait = 0.0  # the current retry wait; 0 while the database takes steps
+        self._storage_until = 0.0  # (trio time) no AI move or deal is tried before this
+        self._storage_failures = 0
+        self._retry: trio.CancelScope | None = None
         self.stopped = trio.Event()
         self.log = log.bind(table=core.id, game=core.meta.game)
 
@@ -191,15 +199,36 @@ class TableRunner:
             try:
                 await self.hub.store.append(self.db_id, change.events)
             except StorageError as e:
-                self.log.error("storage_failed", error=str(e))
+                self._storage_failed(e)
                 if conn is not None:
                     self._reject(conn, Reject(codes.STORAGE_FAILED), re)
                 return None
+            if self._storage_wait:
+                self.log.info("storage_recovered", failures=self._storage_failures)
+                self._storage_wait, self._storage_failures = 0.0, 0
         effects = change.commit()
         self.hub.moves += sum(1 for k, d in change.events if k == "step" and "action" in d)
         self._schedule()
         self.deliver(effects)
         return effects
+
+    def _storage_failed(self, e: StorageError) -> None:
+        first = self._storage_wait == 0
+        self._storage_failures += 1
+        self._storage_wait = min(STORAGE_RETRY[1], max(STORAGE_RETRY[0], 2 * self._storage_wait))
+        self._storage_until = trio.current_time() + self._storage_wait
+        # Once per streak at error, then quietly: a full disk must not also fill the journal.
+        (self.log.error if first else self.log.debug)(
+            "storage_failed", error=str(e), retry_seconds=self._storage_wait)
+
+    def _storage_held(self) -> bool:
+        """True while AI moves and deals wait for the database (a retry is scheduled)."""
+        left = self._storage_until - trio.current_time()
+        if not self._storage_wait or left <= 0:
+            return False
+        if self._retry is None:
+            self._retry = self._later(left, Timer("retry", -1, self.core.version))
+        return True
 
     def deliver(self, effects: Effects) -> None:
         frames = self.core.render(effects, deadline=self._deadline_left(),
@@ -299,7 +328,9 @@ class TableRunner:
                 self._deal = None
             return
         version = core.version
-        if core.chance_pending() and (self._deal is None or self._deal[0] != version):
+        held = self._storage_held()  # deals and AI moves wait while the database refuses
+        if not held and core.chance_pending() and (self._deal is None
+                                                    or self._deal[0] != version):
             if self._deal is not None:
                 self._cancel(self._deal[1])
             pause = HAND_PAUSE * self.hub.ai_speed if core.game.between_hands(
@@ -310,7 +341,7 @@ class TableRunner:
             if v != version or (seat not in ai_seats and not self._forced(seat, v)):
                 self._cancel_thinking(seat)
         for seat in ai_seats:
-            if seat not in self._thinking:
+            if seat not in self._thinking and not held:
                 self._think(seat, version, forced=False)
         humans = core.human_turns()
         if core.meta.turn_timer > 0 and humans:
@@ -391,7 +422,9 @@ class TableRunner:
 
     async def _timer(self, cmd: Timer) -> None:
         core = self.core
-        if cmd.kind == "grace":
+        if cmd.kind == "retry":
+            self._retry = None  # _handle schedules again: AI moves and deals are tried again
+        elif cmd.kind == "grace":
             self._grace.pop(cmd.seat, None)
             effects = core.cover(cmd.seat)
             if effects.sends:

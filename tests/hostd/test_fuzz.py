@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -70,27 +70,32 @@ def box() -> Iterator[dict[str, Any]]:
     tmp = short_dir()
     d: DaemonProcess = start_process(tmp / "data", tmp / "c.sock", "--ai-processes", "0")
     try:
-        t = request(d.control, "tables.new", game="toy", players=2)
-        holder = Line(d.tcp_port)  # seat 0, whose turn it is, never moves
-        holder.send_obj({"type": "hello", "id": 1})
-        holder.send_obj({"type": "join", "id": 2, "code": t["code"], "name": "Holder",
-                         "seat": 0})
-        fuzzer = Line(d.tcp_port)
-        fuzzer.send_obj({"type": "hello", "id": 1})
-        fuzzer.send_obj({"type": "join", "id": 2, "code": t["code"], "name": "Fuzz", "seat": 1})
-        token = None
-        while token is None:
-            msg = fuzzer.read()
-            assert msg is not None
-            if msg["type"] == "joined":
-                token = msg["token"]
-        fuzzer.close()
-        assert holder.until_pong() is not None
-        version = request(d.control, "tables.show", table=t["id"])["version"]
-        yield {"d": d, "table": t, "token": token, "holder": holder, "version": version}
-        holder.close()
+        b = fuzz_table(d, Line(d.tcp_port))
+        yield b
+        b["holder"].close()
     finally:
         d.kill()
+
+
+def fuzz_table(d: DaemonProcess, fuzzer: Line) -> dict[str, Any]:
+    """A toy table: seat 0 held (over TCP) by a connection that never moves, seat 1 joined
+    through ``fuzzer`` (then closed) so a fuzzing connection can resume it by token."""
+    t = request(d.control, "tables.new", game="toy", players=2)
+    holder = Line(d.tcp_port)  # seat 0, whose turn it is, never moves
+    holder.send_obj({"type": "hello", "id": 1})
+    holder.send_obj({"type": "join", "id": 2, "code": t["code"], "name": "Holder", "seat": 0})
+    fuzzer.send_obj({"type": "hello", "id": 1})
+    fuzzer.send_obj({"type": "join", "id": 2, "code": t["code"], "name": "Fuzz", "seat": 1})
+    token = None
+    while token is None:
+        msg = fuzzer.read()
+        assert msg is not None
+        if msg["type"] == "joined":
+            token = msg["token"]
+    fuzzer.close()
+    assert holder.until_pong() is not None
+    version = request(d.control, "tables.show", table=t["id"])["version"]
+    return {"d": d, "table": t, "token": token, "holder": holder, "version": version}
 
 
 def valid_messages(table: str) -> list[dict[str, Any]]:
@@ -151,6 +156,32 @@ def expected(frame: bytes) -> str | None:
     return None
 
 
+def exchange(c: Line, batch: list[bytes],
+             send: Callable[[bytes, str | None], str | None]) -> None:
+    """Send each frame with ``send`` (given the code ``parse_client`` names, it returns the
+    code the transport must answer with) and check the answers: exactly that ``rejected``
+    for a bad frame, and the link still answering a ping after each (also used over
+    WebSocket by ``test_chaos_fuzz_ws``)."""
+    for frame in batch:
+        if not frame.strip():
+            continue
+        code = expected(frame)
+        if code is None:
+            parsed = parse_client(frame)
+            if isinstance(parsed, ClientBye) or (isinstance(parsed, Hello)
+                                                 and parsed.protocol != 1):
+                break  # the session ends, as asked
+        code = send(frame, code)
+        got = c.until_pong()
+        assert got is not None, f"the link died after {frame[:60]!r}"
+        rejected = [m for m in got if m["type"] == "rejected"]
+        if code is not None:
+            assert [m["code"] for m in rejected] == [code], (frame[:80], got)
+            assert rejected[0]["re"] is None
+        for m in rejected:
+            assert m["message"]["key"] == "error." + m["code"]
+
+
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
@@ -163,24 +194,11 @@ def test_fuzzed_frames_are_answered_with_codes_and_change_nothing(
         c.send_obj({"type": "hello", "id": 1})
         c.send_obj({"type": "resume", "id": 2, "token": box["token"]})
         assert c.until_pong() is not None
-        for frame in batch:
-            if not frame.strip():
-                continue
-            code = expected(frame)
-            if code is None:
-                parsed = parse_client(frame)
-                if isinstance(parsed, ClientBye) or (isinstance(parsed, Hello)
-                                                     and parsed.protocol != 1):
-                    break  # the session ends, as asked
+        def send(frame: bytes, code: str | None) -> str | None:
             c.send(frame)
-            got = c.until_pong()
-            assert got is not None, f"the link died after {frame[:60]!r}"
-            rejected = [m for m in got if m["type"] == "rejected"]
-            if code is not None:
-                assert [m["code"] for m in rejected] == [code], (frame[:80], got)
-                assert rejected[0]["re"] is None
-            for m in rejected:
-                assert m["message"]["key"] == "error." + m["code"]
+            return code
+
+        exchange(c, batch, send)
     finally:
         c.close()
     shown = request(box["d"].control, "tables.show", table=table)
