@@ -111,7 +111,7 @@ for _r in range(NRANKS):
         _PLAY[_r][_m] = _p
         PLAY_INFO[_p] = PlayInfo(_r, _m << (4 * _r), POPCOUNT4[_m], _p)
 _BY_ID: dict[int, PlayInfo] = {id(i.play): i for i in PLAY_INFO.values()}
-# _LEADS[r][m]: every play from suit mask m of rank r; _FOLLOWS[r][m][n]: those of n cards.
+# _LEADS[r][m]: every play from suit mask m of rank r, fewest cards first.
 _LEADS: list[list[tuple[Play, ...]]] = [
     [tuple(_PLAY[r][s] for s in _submasks(m)) for m in range(16)] for r in range(NRANKS)  # type: ignore[misc]
 ]
@@ -138,11 +138,6 @@ _FOLLOW_UP = [_byte_table(n, False) if n else [] for n in range(5)]
 _FOLLOW_DOWN = [_byte_table(n, True) if n else [] for n in range(5)]
 _PASS_ONLY = (PASS,)
 _tuple_new = tuple.__new__  # builds a State without NamedTuple's keyword wrapper (hot path)
-
-
-def stronger_ranks(top: int, reversed_order: bool) -> range:
-    """The ranks that beat ``top`` in the order in force, weakest first."""
-    return range(top - 1, -1, -1) if reversed_order else range(top + 1, NRANKS)
 
 
 # -- state ----------------------------------------------------------------------------------
