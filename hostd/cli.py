@@ -89,6 +89,7 @@ def selfplay(game: str, players: int | None, opts: tuple[str, ...], ai_levels: s
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     wins: Counter[str] = Counter()
+    points: dict[str, list[int]] = {}  # level -> every final score a seat of it had
     draws = 0
     unfinished = 0
     started = time.perf_counter()
@@ -104,6 +105,9 @@ def selfplay(game: str, players: int | None, opts: tuple[str, ...], ai_levels: s
             draws += 1
         for lvl in result.winning_levels():
             wins[lvl] += 1
+        if outcome is not None:
+            for seat, score in enumerate(outcome.scores):
+                points.setdefault(result.levels[seat], []).append(score)
         path = None
         if records is not None:
             path = records / f"{game}-{game_seed}.json"
@@ -133,6 +137,8 @@ def selfplay(game: str, players: int | None, opts: tuple[str, ...], ai_levels: s
         "games": count,
         "wins": {lvl: wins.get(lvl, 0) for lvl in dict.fromkeys(levels)},
         "draws": draws,
+        # mean final score of a seat of each level: the figure for games scored by points
+        "mean_scores": {lvl: round(sum(v) / len(v), 3) for lvl, v in points.items()},
         "unfinished": unfinished,
         "seconds": round(total, 3),
     }
