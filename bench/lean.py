@@ -106,6 +106,82 @@ def _mask(payload: bytes, key: bytes) -> bytes:
         n, "little")
 
 
+def ws_frame(payload: bytes, opcode: int = 0x1, *, fin: bool = True, rsv: int = 0,
+             mask: bool = True) -> bytes:
+    """One WebSocket frame as a client sends it (masked), or mangled as a fuzzer asks."""
+    n = len(payload)
+    b0 = (0x80 if fin else 0) | (rsv & 0x7) << 4 | opcode & 0x0F
+    m = 0x80 if mask else 0
+    if n < 126:
+        head = struct.pack("!BB", b0, m | n)
+    elif n < 65536:
+        head = struct.pack("!BBH", b0, m | 126, n)
+    else:
+        head = struct.pack("!BBQ", b0, m | 127, n)
+    if not mask:
+        return head + payload
+    key = os.urandom(4)
+    return head + key + _mask(payload, key)
+
+
+class WsParser:
+    """Cuts received bytes into (opcode, payload) messages, joining continuation frames."""
+
+    def __init__(self, leftover: bytes = b"") -> None:
+        self._buf = bytearray(leftover)
+        self._partial: list[bytes] = []
+
+    def feed(self, data: bytes) -> list[tuple[int, bytes]]:
+        buf = self._buf
+        buf += data
+        out: list[tuple[int, bytes]] = []
+        while len(buf) >= 2:
+            b0, b1 = buf[0], buf[1]
+            n = b1 & 0x7F
+            at = 2
+            if n == 126:
+                if len(buf) < 4:
+                    break
+                n = struct.unpack_from("!H", buf, 2)[0]
+                at = 4
+            elif n == 127:
+                if len(buf) < 10:
+                    break
+                n = struct.unpack_from("!Q", buf, 2)[0]
+                at = 10
+            if b1 & 0x80:  # a server never masks; tolerate it anyway
+                at += 4
+            if len(buf) < at + n:
+                break
+            payload = bytes(buf[at:at + n])
+            if b1 & 0x80:
+                payload = _mask(payload, bytes(buf[at - 4:at]))
+            del buf[:at + n]
+            opcode = b0 & 0x0F
+            if opcode in (0x0, 0x1, 0x2):
+                self._partial.append(payload)
+                if b0 & 0x80:
+                    first = opcode if opcode else 0x1
+                    out.append((first, b"".join(self._partial)))
+                    self._partial.clear()
+            else:
+                out.append((opcode, payload))
+        return out
+
+
+def ws_upgrade(host: str, port: int, path: str = "/ws") -> tuple[bytes, bytes]:
+    """The upgrade request and the ``Sec-WebSocket-Accept`` value a good answer carries."""
+    key = base64.b64encode(os.urandom(16))
+    request = (b"GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
+               % (path.encode(), host.encode(), port, key))
+    return request, base64.b64encode(hashlib.sha1(key + WS_GUID).digest())
+
+
+def ws_accepted(head: bytes, accept: bytes) -> bool:
+    return head.startswith(b"HTTP/1.1 101") and accept in head
+
+
 class WsLink:
     """A WebSocket client link (one JSON object per text frame), after ``open_ws``."""
 
@@ -113,64 +189,27 @@ class WsLink:
 
     def __init__(self, stream: trio.abc.Stream, leftover: bytes) -> None:
         self.stream = stream
-        self._buf = bytearray(leftover)
+        self._parser = WsParser(leftover)
 
-    async def send(self, frame: bytes, opcode: int = 0x1) -> None:
-        key = os.urandom(4)
-        n = len(frame)
-        if n < 126:
-            head = struct.pack("!BB", 0x80 | opcode, 0x80 | n)
-        elif n < 65536:
-            head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
-        else:
-            head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, n)
-        await self.stream.send_all(head + key + _mask(frame, key))
+    async def send(self, frame: bytes) -> None:
+        await self.stream.send_all(ws_frame(frame))
 
     async def frames(self) -> AsyncIterator[list[bytes]]:
-        buf = self._buf
-        partial: list[bytes] = []
+        data = b""
         while True:
             out: list[bytes] = []
-            while True:
-                if len(buf) < 2:
-                    break
-                b0, b1 = buf[0], buf[1]
-                n = b1 & 0x7F
-                at = 2
-                if n == 126:
-                    if len(buf) < 4:
-                        break
-                    n = struct.unpack_from("!H", buf, 2)[0]
-                    at = 4
-                elif n == 127:
-                    if len(buf) < 10:
-                        break
-                    n = struct.unpack_from("!Q", buf, 2)[0]
-                    at = 10
-                if b1 & 0x80:  # a server never masks; tolerate it anyway
-                    at += 4
-                if len(buf) < at + n:
-                    break
-                payload = bytes(buf[at:at + n])
-                if b1 & 0x80:
-                    payload = _mask(payload, bytes(buf[at - 4:at]))
-                del buf[:at + n]
-                opcode = b0 & 0x0F
+            for opcode, payload in self._parser.feed(data):
                 if opcode == 0x8:
                     raise LinkGone("close frame")
                 # Pings (0x9) are not answered: the daemon does not send them (the protocol
                 # has its own), and only the player task may write to the stream.
-                if opcode in (0x1, 0x0):
-                    partial.append(payload)
-                    if b0 & 0x80:
-                        out.append(b"".join(partial))
-                        partial.clear()
+                if opcode == 0x1:
+                    out.append(payload)
             if out:
                 yield out
-            data = await self.stream.receive_some(READ_BYTES)
+            data = bytes(await self.stream.receive_some(READ_BYTES))
             if not data:
                 raise LinkGone("end of stream")
-            buf += data
 
     async def aclose(self) -> None:
         await self.stream.aclose()
@@ -182,11 +221,8 @@ async def open_ndjson(port: int, host: str = "127.0.0.1") -> NdjsonLink:
 
 async def open_ws(port: int, path: str = "/ws", host: str = "127.0.0.1") -> WsLink:
     stream = await trio.open_tcp_stream(host, port)
-    key = base64.b64encode(os.urandom(16))
-    await stream.send_all(
-        b"GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        % (path.encode(), host.encode(), port, key))
+    request, accept = ws_upgrade(host, port, path)
+    await stream.send_all(request)
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = await stream.receive_some(65536)
@@ -194,8 +230,7 @@ async def open_ws(port: int, path: str = "/ws", host: str = "127.0.0.1") -> WsLi
             raise LinkGone("closed during the upgrade")
         data += chunk
     head, leftover = data.split(b"\r\n\r\n", 1)
-    accept = base64.b64encode(hashlib.sha1(key + WS_GUID).digest())
-    if not head.startswith(b"HTTP/1.1 101") or accept not in head:
+    if not ws_accepted(head, accept):
         await stream.aclose()
         raise LinkGone("upgrade refused: " + head.split(b"\r\n", 1)[0].decode(errors="replace"))
     return WsLink(stream, leftover)

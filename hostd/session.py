@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+from collections.abc import Callable
 
 import trio
 
@@ -84,7 +85,11 @@ async def handle_link(hub: Hub, link: FrameLink) -> None:
         with trio.CancelScope() as scope:
             conn.scope = scope
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(_send_loop, conn, link, scope)
+                sent_all = trio.Event()
+                nursery.start_soon(_send_loop, conn, link, scope, sent_all)
+                abort = getattr(link, "abort", None)
+                if abort is not None:
+                    nursery.start_soon(_abort_if_stuck, abort, sent_all)
                 with trio.CancelScope() as reader:
                     conn.reader = reader
                     try:
@@ -106,7 +111,21 @@ async def handle_link(hub: Hub, link: FrameLink) -> None:
         clog.info("conn_closed", reason=conn.reason or "closed")
 
 
-async def _send_loop(conn: ConnHandle, link: FrameLink, scope: trio.CancelScope) -> None:
+async def _abort_if_stuck(abort: Callable[[], None], sent_all: trio.Event) -> None:
+    """Cancelled (a drop, the goodbye's deadline) before the sender ended: abort the link.
+
+    A link whose writes cannot be cancelled (hypercorn shields them) would otherwise keep
+    the session, its socket and its seat for as long as the peer does not read.
+    """
+    try:
+        await sent_all.wait()
+    finally:
+        if not sent_all.is_set():
+            abort()
+
+
+async def _send_loop(conn: ConnHandle, link: FrameLink, scope: trio.CancelScope,
+                     sent_all: trio.Event) -> None:
     # A stream link can write what is queued in one call (one syscall for a broadcast's
     # notice and state); message links (WebSocket) send frame by frame.
     send_many = getattr(link, "send_many", None)
@@ -126,6 +145,8 @@ async def _send_loop(conn: ConnHandle, link: FrameLink, scope: trio.CancelScope)
     except LinkClosed:
         conn.reason = conn.reason or "closed"
         scope.cancel()
+    finally:
+        sent_all.set()
 
 
 class Session:

@@ -9,11 +9,20 @@ session handler's job, so TCP and WebSocket clients get exactly the same checks.
 hypercorn itself refuses messages over ``HARD_LIMIT`` (closing with 1009) so a peer cannot make
 the box buffer an unbounded message; between ``MAX_FRAME`` and that limit the peer gets a
 ``rejected`` and the connection carries on, like an over-long NDJSON line.
+
+hypercorn's trio server shields each write from cancellation, so a send to a peer that stopped
+reading (its TCP window shut) would wait for ever, and the session with it. ``abort`` is the
+way out: it shuts the TCP socket down underneath hypercorn (found in ``/proc`` by the
+connection's two addresses), which ends the blocked write with an error.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
+import os
+import socket
+from pathlib import Path
 
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -35,6 +44,9 @@ class WebSocketLink:
         self._ws = ws
         client = ws.client
         self.peer = f"{client.host}:{client.port}" if client else "websocket"
+        server = ws.scope.get("server")
+        self._addresses = ((str(server[0]), int(server[1])), (client.host, client.port)) \
+            if client and server else None
         self._closed = False
         # Sends may come from several tasks of the session (replies, table broadcasts): keep
         # each frame whole and in order.
@@ -75,6 +87,15 @@ class WebSocketLink:
                 self._closed = True
                 raise LinkClosed("websocket closed") from e
 
+    def abort(self) -> None:
+        """Shut the TCP connection down now, even under a write that is blocked (see above)."""
+        self._closed = True
+        fd = tcp_socket_fd(*self._addresses) if self._addresses else None
+        if fd is None:
+            return
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(fd)) as s:
+            s.shutdown(socket.SHUT_RDWR)  # the dup shares the socket: hypercorn's write fails
+
     async def aclose(self, code: int = 1000) -> None:
         if self._closed:
             return
@@ -83,3 +104,47 @@ class WebSocketLink:
         with trio.move_on_after(2, shield=True):
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await self._ws.close(code=code)
+
+
+def _proc_address(text: str) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int]:
+    """An address of /proc/net/tcp{,6} ("0100007F:1F90": 32-bit words in host order)."""
+    host, port = text.split(":")
+    raw = bytes.fromhex(host)
+    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+    ip = ipaddress.ip_address(words)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped, int(port, 16)
+    return ip, int(port, 16)
+
+
+def tcp_socket_fd(local: tuple[str, int], peer: tuple[str, int],
+                  proc: Path = Path("/proc")) -> int | None:
+    """This process's file descriptor of the TCP connection ``local`` <-> ``peer``, or None."""
+    def norm(a: tuple[str, int]) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, int]:
+        ip = ipaddress.ip_address(a[0].split("%")[0])
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            return ip.ipv4_mapped, a[1]
+        return ip, a[1]
+
+    want = (norm(local), norm(peer))
+    inode = None
+    for table in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError), (proc / "self" / "net" / table).open() as f:
+            next(f, None)
+            for line in f:
+                fields = line.split()
+                if (_proc_address(fields[1]), _proc_address(fields[2])) == want:
+                    inode = fields[9]
+                    break
+        if inode is not None:
+            break
+    if inode is None:
+        return None
+    target = f"socket:[{inode}]"
+    fds = proc / "self" / "fd"
+    with contextlib.suppress(OSError):
+        for name in os.listdir(fds):
+            with contextlib.suppress(OSError):
+                if os.readlink(fds / name) == target:
+                    return int(name)
+    return None
