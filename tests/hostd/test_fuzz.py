@@ -110,11 +110,16 @@ def valid_messages(table: str) -> list[dict[str, Any]]:
     ]
 
 
+def _nest(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    # A named function, not a lambda: hypothesis reads its source to check it recurses.
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                         max_size=4)
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
     | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=4),
+    _nest,
     max_leaves=10,
 )
 
