@@ -47,20 +47,36 @@ def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
     return tuple(out)
 
 
+_SCALARS = (str, int, bool, float, type(None))
+# Per-class (tag, field names), computed once: a host renders a view and the legal actions for
+# every seat on every move, so this walk is on the hot path.
+_SPECS: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
 def to_data(obj: Any) -> Any:
     """Encode plain data into JSON-ready values; dataclasses get a ``"type"`` tag."""
-    if obj is None or isinstance(obj, (str, bool, int, float)):
+    t = type(obj)
+    if t in _SCALARS:
         return obj
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, Any] = {"type": tag_of(type(obj))}
-        for name, _hint, _d in _fields(type(obj)):
-            out[name] = to_data(getattr(obj, name))
+    spec = _SPECS.get(t)
+    if spec is not None:
+        out: dict[str, Any] = {"type": spec[0]}
+        for name in spec[1]:
+            value = getattr(obj, name)
+            out[name] = value if type(value) in _SCALARS else to_data(value)
         return out
+    if t is tuple or t is list:
+        return [x if type(x) in _SCALARS else to_data(x) for x in obj]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        _SPECS[t] = (tag_of(t), tuple(f.name for f in dataclasses.fields(obj)))
+        return to_data(obj)
+    if isinstance(obj, _SCALARS):  # subclasses of int or str (an IntEnum)
+        return obj
     if isinstance(obj, (tuple, list)):
         return [to_data(x) for x in obj]
     if isinstance(obj, Mapping):
         return {str(k): to_data(v) for k, v in obj.items()}
-    raise CodecError(f"cannot encode {type(obj).__name__}")
+    raise CodecError(f"cannot encode {t.__name__}")
 
 
 class Registry:
