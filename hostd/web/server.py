@@ -31,7 +31,9 @@ from urllib.parse import urlsplit
 import segno
 import trio
 from hypercorn.config import Config as HypercornConfig
+from hypercorn.trio import run as hypercorn_run
 from hypercorn.trio import serve
+from hypercorn.trio.tcp_server import TCPServer
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -187,6 +189,34 @@ def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlet
     app = Starlette(routes=routes)
     app.add_middleware(_Headers)
     return app
+
+
+class _OneConnection(TCPServer):
+    """hypercorn's connection, kept from taking the whole server down with it.
+
+    hypercorn lets some protocol errors escape a connection (bytes right after a WebSocket
+    upgrade request, hypercorn issue 225: ``LocalProtocolError``), and an exception out of
+    one connection ends trio's ``serve_listeners`` and so the daemon: one request could stop
+    every table. Here it ends only that connection.
+    """
+
+    async def run(self) -> None:
+        try:
+            await super().run()
+        except BaseExceptionGroup as group:
+            # Cancellation (and KeyboardInterrupt) still goes up; errors stop here.
+            keep, errors = group.split(lambda e: not isinstance(e, Exception))
+            if errors is not None:
+                log.warning("http_connection_failed", error=type(errors.exceptions[0]).__name__)
+            if keep is not None:
+                raise keep from None
+        except Exception as e:
+            log.warning("http_connection_failed", error=type(e).__name__)
+
+
+# hypercorn's trio worker builds each connection from this module-level name.
+assert hypercorn_run.TCPServer is TCPServer, "hypercorn changed: check _OneConnection"
+hypercorn_run.TCPServer = _OneConnection  # type: ignore[misc]
 
 
 def hypercorn_config(config: Config) -> HypercornConfig:
