@@ -143,8 +143,8 @@ async def tcp_session(floor: Floor, stream: trio.SocketStream) -> None:
                 for line in lines:
                     floor.handle(conn, seats, line)
             nursery.cancel_scope.cancel()
-    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-        pass
+    except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        pass  # the client went away (the benchmark ends by killing its clients)
 
 
 def ws_app(floor: Floor) -> Callable[[Any, Any, Any], Awaitable[None]]:
@@ -172,15 +172,18 @@ def ws_app(floor: Floor) -> Callable[[Any, Any, Any], Awaitable[None]]:
                 async for frame in conn.recv:
                     await send({"type": "websocket.send", "text": frame.decode()})
 
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(sender)
-            while True:
-                msg = await receive()
-                if msg["type"] != "websocket.receive":
-                    break
-                text = msg.get("text")
-                floor.handle(conn, seats, text.encode() if text is not None else b"")
-            nursery.cancel_scope.cancel()
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(sender)
+                while True:
+                    msg = await receive()
+                    if msg["type"] != "websocket.receive":
+                        break
+                    text = msg.get("text")
+                    floor.handle(conn, seats, text.encode() if text is not None else b"")
+                nursery.cancel_scope.cancel()
+        except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
 
     return app
 

@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -224,7 +224,7 @@ class Load:
     seconds: float
     warmup: float
     workers: int
-    results: dict[str, Any] = field(default_factory=dict)
+    profile: Path | None = None  # py-spy's raw samples of the server over the window
 
 
 def auto_workers(tables: int) -> int:
@@ -263,6 +263,12 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
             p.stdin.write(json.dumps({"start": start, "end": end}).encode() + b"\n")
             p.stdin.flush()
         time.sleep(max(0.0, start - time.monotonic()))
+        spy = None
+        if load.profile is not None:
+            spy = subprocess.Popen(
+                [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(server.pid),
+                 "-d", str(int(load.seconds)), "-r", "250", "-f", "raw", "--nonblocking", "--threads",
+                 "-o", str(load.profile)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cpu0 = cpu_seconds(server.pid)
         client0 = [cpu_seconds(p.pid) for p in procs]
         rss_peak = 0.0
@@ -274,6 +280,8 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         rss_end = rss_mb(server.pid)
         fds = fd_count(server.pid)
         after_status = request(server.control, "status") if server.control else None
+        if spy is not None:
+            spy.wait(60)
         outs = []
         for p in procs:
             assert p.stdout is not None
@@ -316,6 +324,9 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         "last_seat_ms": dist(last), "last_missing": missing,
         "server_cpu_percent": round(100 * server_cpu / load.seconds, 1),
         "server_cpu_us_per_move": round(1e6 * server_cpu / max(1, moves)),
+        # Moves per second of the server's own CPU: what one core would carry if it had
+        # nothing else to do (robust to a machine shared with other work, unlike moves/s).
+        "server_capacity_moves_per_cpu_second": round(moves / max(server_cpu, 1e-9)),
         "client_cpu_percent": round(100 * sum(b - a for a, b in zip(client0, client1,
                                                                     strict=True)) / load.seconds, 1),
         "client_processes": len(procs),
@@ -324,6 +335,7 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         "rejects": rejects, "errors": len(errors) + sum(o["error_count"] - len(o["errors"])
                                                          for o in outs),
         "error_samples": errors[:3],
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
     if before_status is not None and after_status is not None:
         commits = after_status["commits"] - before_status["commits"]
@@ -376,14 +388,15 @@ def paced_pair(n: int, seconds: float, warmup: float, workers: int | None,
 
 
 def saturation_pair(n: int, transport: str, seconds: float, warmup: float,
-                    workers: int | None, payload: int) -> dict[str, Any]:
+                    workers: int | None, payload: int,
+                    profile: Path | None = None) -> dict[str, Any]:
     four = (transport,) * 4
     w = workers or 2
     with workdir() as tmp:
         daemon = start_daemon(tmp)
         try:
             d = run_load(daemon, Load(new_tables(daemon, n, games()), four, 0.0, seconds,
-                                      warmup, w))
+                                      warmup, w, profile))
         finally:
             daemon.stop(signal.SIGKILL)
     floor = start_floor(payload)
@@ -415,8 +428,29 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:.1f}x"
 
 
+def hot_spots(raw: Path, top: int = 25) -> list[tuple[int, str]]:
+    """py-spy's raw samples (``--threads``) as (share of the event loop thread's samples
+    in %, function), inclusive, most first. A sample is taken whenever the thread is not
+    idle in epoll, so on a busy machine the shares include time spent waiting for a CPU."""
+    total = 0
+    inclusive: dict[str, int] = {}
+    for line in raw.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        frames = stack.split(";")
+        if not count.isdigit() or "MainThread" not in frames[0]:
+            continue
+        n = int(count)
+        total += n
+        for frame in set(frames[1:]):
+            inclusive[frame] = inclusive.get(frame, 0) + n
+    # The launch chain and trio's run loop are in (nearly) every sample: leave them out.
+    ranked = sorted(((f, n) for f, n in inclusive.items() if n < 0.9 * total),
+                    key=lambda kv: -kv[1])
+    return [(round(100 * n / max(1, total)), f) for f, n in ranked[:top]]
+
+
 def run(tables: tuple[int, ...], seconds: float, warmup: float, sat_seconds: float,
-        sat_tables: int, workers: int | None) -> dict[str, Any]:
+        sat_tables: int, workers: int | None, profile: Path | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"machine": machine(), "paced": [], "saturation": {}}
     with workdir() as keep:
         for n in tables:
@@ -426,9 +460,14 @@ def run(tables: tuple[int, ...], seconds: float, warmup: float, sat_seconds: flo
             print_paced(n, pair)
         payload = out["paced"][-1]["daemon"]["state_bytes_mean"]
         for transport in ("tcp", "websocket"):
-            pair = saturation_pair(sat_tables, transport, sat_seconds, warmup, workers, payload)
+            pair = saturation_pair(sat_tables, transport, sat_seconds, warmup, workers, payload,
+                                   profile if transport == "tcp" else None)
             out["saturation"][transport] = pair
             print_saturation(transport, pair)
+            if profile is not None and transport == "tcp" and profile.exists():
+                print(f"where the daemon's time went (saturation over TCP; {profile}):")
+                for share, frame in hot_spots(profile):
+                    print(f"    {share:3d}%  {frame}")
         empty = [p["daemon"]["ready_seconds"] for p in out["paced"]]
         out["startup"] = {"empty_ready_seconds": sorted(empty)[len(empty) // 2],
                           "restored": restart_figure(keep)}
@@ -484,7 +523,7 @@ def print_paced(n: int, pair: dict[str, Any]) -> None:
           f"{d.get('moves_per_commit', '-')} moves/commit; floor RSS {f['rss_peak_mb']} MB, CPU "
           f"{f['server_cpu_percent']}%; clients CPU {d['client_cpu_percent']}% in "
           f"{d['client_processes']} processes; rejects {d['rejects'] or 0}, errors "
-          f"{d['errors']}", flush=True)
+          f"{d['errors']}; load average {d['load_average_1min']}", flush=True)
 
 
 def print_saturation(transport: str, pair: dict[str, Any]) -> None:
@@ -494,8 +533,11 @@ def print_saturation(transport: str, pair: dict[str, Any]) -> None:
           f"{ratio(d['moves_per_second'], f['moves_per_second'])}), daemon "
           f"{d['server_cpu_us_per_move']} us CPU/move (floor {f['server_cpu_us_per_move']}), "
           f"CPU {d['server_cpu_percent']}%, {d.get('moves_per_commit', '-')} moves/commit, "
-          f"own p50/p99 {d['own_ms']['p50']}/{d['own_ms']['p99']} ms; clients CPU "
-          f"{d['client_cpu_percent']}%; errors {d['errors']}", flush=True)
+          f"own p50/p99 {d['own_ms']['p50']}/{d['own_ms']['p99']} ms; capacity "
+          f"{d['server_capacity_moves_per_cpu_second']} moves per daemon CPU-second (floor "
+          f"{f['server_capacity_moves_per_cpu_second']}); clients CPU "
+          f"{d['client_cpu_percent']}%; errors {d['errors']}; load average "
+          f"{d['load_average_1min']}", flush=True)
 
 
 def print_startup(s: dict[str, Any]) -> None:
@@ -521,6 +563,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--saturation-tables", type=int)
     ap.add_argument("--workers", type=int, help="client processes (default: by table count)")
     ap.add_argument("--json", type=Path, help="also write every figure to this file")
+    ap.add_argument("--profile", type=Path,
+                    help="record the daemon with py-spy during saturation over TCP (raw "
+                         "samples to this file) and print where its time went")
     args = ap.parse_args(argv)
     tables = tuple(int(x) for x in args.tables.split(",")) if args.tables else (
         QUICK_TABLES if args.quick else FULL_TABLES)
@@ -530,7 +575,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               args.warmup if args.warmup is not None else (0.5 if quick else 2.0),
               args.saturation_seconds or (2.0 if quick else 8.0),
               args.saturation_tables or (10 if quick else SATURATION_TABLES),
-              args.workers)
+              args.workers, args.profile)
     print(f"machine: {out['machine']['cpus']} x {out['machine']['cpu_model']}, Python "
           f"{out['machine']['python']}, load average {out['machine']['load_average']} before, "
           f"{out['machine']['load_average_after']} after", flush=True)
