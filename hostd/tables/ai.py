@@ -17,6 +17,7 @@ import concurrent.futures
 import multiprocessing
 import os
 import random
+import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -42,7 +43,12 @@ def _decide(game_id: str, module: str, level: str, view: Any, legal: Sequence[An
 
 
 def _orphan_guard(parent: int) -> None:
-    """In a worker: exit as soon as the daemon is gone (even after a kill -9 of it)."""
+    """In a worker: exit as soon as the daemon is gone (even after a kill -9 of it).
+
+    A Ctrl-C on the terminal reaches the whole process group; the daemon alone decides how
+    its workers stop, so a worker ignores SIGINT instead of printing a traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
