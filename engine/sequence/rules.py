@@ -213,38 +213,42 @@ class SequenceGame(Game[State]):
 # -- legal actions ----------------------------------------------------------------------------------
 
 
+# Per card: 0 a board card, 1 a two-eyed jack, 2 a one-eyed jack (for the legal-move loop).
+_KIND = tuple(1 if c in TWO_EYED else 2 if c in ONE_EYED else 0 for c in range(len(CODES)))
+
+
 def _legal(st: State) -> tuple[Any, ...]:
     r = st.rules
     t = st.tables
-    seat = st.turn
-    team = r.team_of[seat]
+    team = r.team_of[st.turn]
     occ = st.occ
-    hand = st.hands[seat]
-    first, second, options = t.first, t.second, t.options
+    hand = st.hands[st.turn]
+    first, second, options, kind = t.first, t.second, t.options, _KIND
     plays: list[Any] = []
     dead: list[int] = []
     prev = -1
     for c in hand:
+        k = kind[c]
         if c == prev:
-            if r.doubles and c not in B.JACKS and not occ & t.card_mask[c]:
+            if k == 0 and r.doubles and not occ & t.card_mask[c]:
                 plays.append(t.double[c])
             continue
         prev = c
-        if c in TWO_EYED:
-            WILD_AT[c].pick(B.PLAYABLE_MASK & ~occ, plays)
-        elif c in ONE_EYED:
-            for u, m in enumerate(st.chips):
-                if u != team:
-                    REMOVE_AT[c][u].pick(m if r.fill_board else m & ~st.locked, plays)
-        else:
+        if k == 0:
             taken = (occ >> first[c] & 1) | (occ >> second[c] & 1) << 1
             if taken == 3:
                 dead.append(c)
             else:
                 plays.extend(options[c][taken])
-    swaps = [EXCHANGE_OF[c] for c in dead] if r.dead_card and not st.exchanged else []
+        elif k == 1:
+            WILD_AT[c].pick(B.PLAYABLE_MASK & ~occ, plays)
+        else:
+            for u, m in enumerate(st.chips):
+                if u != team:
+                    REMOVE_AT[c][u].pick(m if r.fill_board else m & ~st.locked, plays)
+    swaps = [EXCHANGE_OF[c] for c in dead] if dead and r.dead_card and not st.exchanged else ()
     if plays:
-        return tuple(plays + swaps)
+        return (*plays, *swaps)
     if swaps:
         return tuple(swaps)
     return tuple(DISCARD_OF[c] for c in sorted(set(hand)))

@@ -13,6 +13,7 @@ game. It never checks whether an action is legal: rules.py does that before call
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from engine.game import Outcome
@@ -195,10 +196,7 @@ def remove_one(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def insert_sorted(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = 0
-    n = len(hand)
-    while i < n and hand[i] < card:
-        i += 1
+    i = bisect_left(hand, card)
     return (*hand[:i], card, *hand[i:])
 
 
@@ -293,21 +291,28 @@ def _rescan(mine: int, kept: tuple[int, ...]) -> tuple[int, ...]:
 
 def draw(st: State) -> None:
     """Draw what the seat to act is owed; stop at a reshuffle (a chance step)."""
-    while st.owed:
-        if st.pos < len(st.deck):
-            card = st.deck[st.pos]
-            st.pos += 1
-            st.hands = set_at(st.hands, st.turn, insert_sorted(st.hands[st.turn], card))
-            st.owed -= 1
-        elif st.rules.reshuffle and st.discards:
+    owed = st.owed
+    if owed:
+        deck, pos, hand = st.deck, st.pos, st.hands[st.turn]
+        while owed:
+            if pos < len(deck):
+                hand = insert_sorted(hand, deck[pos])
+                pos += 1
+                owed -= 1
+            elif st.rules.reshuffle and st.discards:
+                break
+            else:
+                owed = 0  # nothing left to draw: play on with a smaller hand
+        st.pos = pos
+        st.owed = owed
+        st.hands = set_at(st.hands, st.turn, hand)
+        if owed:
             st.phase = RESHUFFLE
             return
-        else:
-            st.owed = 0  # nothing left to draw: play on with a smaller hand
-    _afterdraw(st)
+    _after_draw(st)
 
 
-def _afterdraw(st: State) -> None:
+def _after_draw(st: State) -> None:
     # A dead-card exchange with nothing left to draw can empty a hand mid-turn: pass then too.
     if st.owed_end or not st.hands[st.turn]:
         st.owed_end = False
@@ -321,6 +326,8 @@ def _afterdraw(st: State) -> None:
         else:
             finish(st, NO_MOVES)
             return
+    if st.rules.reshuffle and (st.occ != B.PLAYABLE_MASK or st.occ & ~st.locked):
+        return  # the common case of can_ever_move, without the call
     if not can_ever_move(st):
         finish(st, NO_MOVES)
 
