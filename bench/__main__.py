@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT = ("engine", "host", "logs", "kiosk", "ai_isolation")
+HOST_ARGS: list[str] = []  # passed on to bench.host (``--nice``)
 
 
 def engine(quick: bool) -> Any:
@@ -33,7 +34,7 @@ def engine(quick: bool) -> Any:
 def host(quick: bool) -> Any:
     from bench import host as mod
 
-    return mod.main(["--quick"] if quick else [])
+    return mod.main((["--quick"] if quick else []) + HOST_ARGS)
 
 
 def logs(quick: bool) -> Any:
@@ -78,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="a smoke run of every benchmark")
     ap.add_argument("--only", help="comma-separated: " + ", ".join(RUNS))
     ap.add_argument("--json", type=Path, help="write every figure to this file")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="bench.host's --nice: niceness of the processes it measures")
     args = ap.parse_args(argv)
+    HOST_ARGS[:] = ["--nice", str(args.nice)] if args.nice else []
     names = args.only.split(",") if args.only else list(DEFAULT)
     unknown = [n for n in names if n not in RUNS]
     if unknown:
