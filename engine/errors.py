@@ -36,6 +36,10 @@ class OptionError(EngineError, ValueError):
             text += f" (allowed: {allowed_text})"
         super().__init__(text)
 
+    def __reduce__(self) -> tuple[type, tuple[str, str, Sequence[object] | str]]:
+        # Errors cross process boundaries (AI worker pools): rebuild from the real arguments.
+        return (type(self), (self.option, self.message, self.allowed))
+
 
 class IllegalAction(EngineError):
     """An action (or pinned chance outcome) that the rules refuse. The state is unchanged."""
@@ -44,6 +48,9 @@ class IllegalAction(EngineError):
         self.code = code
         self.detail = detail
         super().__init__(f"{code}: {detail}" if detail else code)
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return (type(self), (self.code, self.detail))
 
 
 class CodecError(EngineError, ValueError):

@@ -208,3 +208,14 @@ def test_a_leaking_view_is_caught() -> None:
 
     with pytest.raises(AssertionError, match="depends on hidden state"):
         check_view_invariance(Leaky(), m.state, 2, random.Random(0))
+
+
+def test_errors_survive_pickling() -> None:
+    """Errors cross process boundaries (the host's AI worker pool)."""
+    import pickle
+
+    o = pickle.loads(pickle.dumps(OptionError("deck", "bad", ("24", "32"))))
+    assert (o.option, o.message, tuple(o.allowed), str(o)) == (
+        "deck", "bad", ("24", "32"), "option 'deck': bad (allowed: 24, 32)")
+    i = pickle.loads(pickle.dumps(IllegalAction("not_your_turn", "wait")))
+    assert (i.code, i.detail) == ("not_your_turn", "wait")
