@@ -297,7 +297,7 @@ class HardPlayer:
     def __init__(self, order_at: tuple[float, float, float, float] = (0.1, 0.25, 0.1, 0.25),
                  name_at: tuple[float, float, float, float] = (-9.0, 0.1, 0.25, 0.25),
                  play_samples: int = 24, play_nodes: int = 40_000, bid_samples: int = 14,
-                 bid_nodes: int = 40_000) -> None:
+                 bid_nodes: int = 40_000, cap: bool = True) -> None:
         # The average points a call must promise to beat passing, by seat from the dealer.
         self.order_at = order_at
         self.name_at = name_at
@@ -305,6 +305,7 @@ class HardPlayer:
         self.play_nodes = play_nodes
         self.bid_samples = bid_samples
         self.bid_nodes = bid_nodes
+        self.cap = cap
         self.normal = NormalPlayer()
 
     def choose(self, view: EuchreView, legal: Sequence[Any], rng: random.Random) -> Any:
@@ -346,12 +347,20 @@ class HardPlayer:
 
     def score_of(self, k: Knowledge, maker: int, alone: bool, lone_defender: bool, made: bool,
                  march: bool) -> float:
-        """My side's points (negative when the other side scores) for a hand's end."""
+        """My side's points (negative when the other side scores) for a hand's end.
+
+        Points past the target are worth nothing: a side that needs one point gains no more
+        from a march, and one that needs two fears a lone march no more than a euchre.
+        """
         if made:
             pts = (4 if alone else 2) if march else 1
-            return float(pts) if maker % 2 == k.side else -float(pts)
-        pts = 4 if lone_defender else 2
-        return -float(pts) if maker % 2 == k.side else float(pts)
+            side = maker % 2
+        else:
+            pts = 4 if lone_defender else 2
+            side = 1 - maker % 2
+        if self.cap:
+            pts = min(pts, k.target - k.score[side])
+        return float(pts) if side == k.side else -float(pts)
 
     # -- play --------------------------------------------------------------------------------
     def play(self, k: Knowledge, cards: list[int], rng: random.Random) -> int:
