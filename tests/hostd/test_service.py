@@ -27,6 +27,10 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("useradd") is 
                                 reason="the shadow tools need root, even with --prefix")
 
 
+# The checkout may live anywhere (CI clones into any folder, /tmp included), where the sandboxed
+# service could not read it: installs in tests name an ExecStart it could see.
+EXEC = ("--exec-start", "/opt/tablebox/bin/tablebox serve")
+
 def test_the_committed_unit_is_the_rendered_one() -> None:
     committed = (ROOT / "systemd" / "tablebox.service").read_text(encoding="utf-8")
     assert committed == service.render_unit(), (
@@ -147,7 +151,7 @@ def _group(root: Path, name: str) -> list[str] | None:
 
 
 def test_dry_run_changes_nothing(tmp_path: Path) -> None:
-    code, out = _cli("service", "install", "--root", str(tmp_path), "--dry-run")
+    code, out = _cli("service", "install", "--root", str(tmp_path), "--dry-run", *EXEC)
     assert code == 0
     assert "would create the system user tablebox" in out
     assert "would write /etc/systemd/system/tablebox.service" in out
@@ -193,7 +197,7 @@ def test_install_and_uninstall_into_a_scratch_root(tmp_path: Path) -> None:
 
     # a broken config stops the reinstall with the config's own one-line error
     conf.write_text("http_port = 99999\n")
-    code, out = _cli("service", "install", "--root", str(root))
+    code, out = _cli("service", "install", "--root", str(root), *EXEC)
     assert code == 1 and "http_port must be an integer 0-65535" in out
 
     code, out = _cli("service", "uninstall", "--root", str(root))
@@ -212,7 +216,7 @@ def test_install_and_uninstall_into_a_scratch_root(tmp_path: Path) -> None:
 
 def test_install_refuses_an_unknown_operator(tmp_path: Path) -> None:
     code, out = _cli("service", "install", "--root", str(tmp_path), "--operator", "nobody-here",
-                     "--dry-run")
+                     "--dry-run", *EXEC)
     assert code == 1 and "--operator nobody-here: no such user" in out
 
 
