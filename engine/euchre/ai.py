@@ -112,35 +112,61 @@ def _trump_actions(legal: Sequence[Any]) -> dict[tuple[str, bool], Any]:
     return {(a.suit, a.alone): a for a in legal if isinstance(a, NameTrump)}
 
 
-class EasyPlayer:
-    level = "easy"
+def _nameable(names: dict[tuple[str, bool], Any], key: Callable[[int], float]) -> list[str]:
+    """The suits that may be named, best first by ``key`` (of the suit's index), ties in suit
+    order: never in set order, which changes from one process to the next."""
+    return sorted((s for s in SUITS if (s, False) in names), key=lambda s: key(SUITS.index(s)))
+
+
+class Player:
+    """What every level shares: a forced action is taken at once, and a decision goes by its
+    kind to ``bid``, ``defend`` or ``play_card``; the dealer's discard is the same for all."""
+
+    level = ""
 
     def choose(self, view: EuchreView, legal: Sequence[Any], rng: random.Random) -> Any:
         if len(legal) == 1:
             return legal[0]
-        first = legal[0]
         k = Knowledge.of(view)
+        first = legal[0]
         if isinstance(first, (Pass, OrderUp, NameTrump)):
-            return self._bid(k, legal)
+            return self.bid(k, legal, rng)
         if isinstance(first, Discard):
             return Discard(CODE[best_discard(k.hand, k.trump)])
         if isinstance(first, (DefendAlone, DefendWithPartner)):
-            return DefendWithPartner()
-        return legal[rng.randrange(len(legal))]
+            return self.defend(k)
+        cards = [CARD[a.card] for a in legal]
+        return Play(CODE[self.play_card(k, cards, rng)])
 
-    def _bid(self, k: Knowledge, legal: Sequence[Any]) -> Any:
+    def bid(self, k: Knowledge, legal: Sequence[Any], rng: random.Random) -> Any:
+        raise NotImplementedError
+
+    def defend(self, k: Knowledge) -> Any:
+        return DefendWithPartner()
+
+    def play_card(self, k: Knowledge, cards: list[int], rng: random.Random) -> int:
+        raise NotImplementedError
+
+
+class EasyPlayer(Player):
+    level = "easy"
+
+    def play_card(self, k: Knowledge, cards: list[int], rng: random.Random) -> int:
+        return cards[rng.randrange(len(cards))]
+
+    def bid(self, k: Knowledge, legal: Sequence[Any], rng: random.Random) -> Any:
         if any(isinstance(a, OrderUp) for a in legal):
             trumps = trumps_in(k.hand, SUIT_OF[k.turned]) + (k.dealer == k.seat)
             return OrderUp(False) if trumps >= 3 else Pass()
         names = _trump_actions(legal)
-        suits = sorted({s for s, _ in names}, key=lambda s: -trumps_in(k.hand, SUITS.index(s)))
+        suits = _nameable(names, lambda t: -trumps_in(k.hand, t))
         best = suits[0]
         if trumps_in(k.hand, SUITS.index(best)) >= 3 or Pass() not in legal:
             return names[(best, False)]
         return Pass()
 
 
-class NormalPlayer:
+class NormalPlayer(Player):
     level = "normal"
 
     def __init__(self, order_at: tuple[float, float, float, float] = (7.0, 7.4, 6.8, 7.4),
@@ -152,19 +178,8 @@ class NormalPlayer:
         self.name_at = name_at
         self.alone_at = alone_at
 
-    def choose(self, view: EuchreView, legal: Sequence[Any], rng: random.Random) -> Any:
-        if len(legal) == 1:
-            return legal[0]
-        k = Knowledge.of(view)
-        first = legal[0]
-        if isinstance(first, (Pass, OrderUp, NameTrump)):
-            return self.bid(k, legal)
-        if isinstance(first, Discard):
-            return Discard(CODE[best_discard(k.hand, k.trump)])
-        if isinstance(first, (DefendAlone, DefendWithPartner)):
-            return self.defend(k)
-        cards = [CARD[a.card] for a in legal]
-        return Play(CODE[self.play(k, cards)])
+    def play_card(self, k: Knowledge, cards: list[int], rng: random.Random) -> int:
+        return self.play(k, cards)
 
     # -- bidding ----------------------------------------------------------------------------
     def round_one_strength(self, k: Knowledge) -> float:
@@ -180,7 +195,7 @@ class NormalPlayer:
         return need > 2 and hand_strength(hand, trump) >= self.alone_at and \
             trumps_in(hand, trump) >= 3
 
-    def bid(self, k: Knowledge, legal: Sequence[Any]) -> Any:
+    def bid(self, k: Knowledge, legal: Sequence[Any], rng: random.Random) -> Any:
         position = (k.seat - k.dealer) % 4
         if any(isinstance(a, OrderUp) for a in legal):
             trump = SUIT_OF[k.turned]
@@ -190,8 +205,7 @@ class NormalPlayer:
             alone = OrderUp(True) in legal and self.can_alone(k, hand, trump)
             return OrderUp(alone)
         names = _trump_actions(legal)
-        suits = sorted({s for s, _ in names},
-                       key=lambda s: -hand_strength(k.hand, SUITS.index(s)))
+        suits = _nameable(names, lambda t: -hand_strength(k.hand, t))
         best = suits[0]
         t = SUITS.index(best)
         strength = hand_strength(k.hand, t)
@@ -283,7 +297,7 @@ class NormalPlayer:
         return min(plain, key=lambda c: (self._keep(k, c), strength[c]))
 
 
-class HardPlayer:
+class HardPlayer(Player):
     """Determinized double-dummy search (perfect-information Monte Carlo).
 
     ``samples`` deals are drawn per decision; each legal card is valued by the side's hand score
@@ -308,19 +322,8 @@ class HardPlayer:
         self.cap = cap
         self.normal = NormalPlayer()
 
-    def choose(self, view: EuchreView, legal: Sequence[Any], rng: random.Random) -> Any:
-        if len(legal) == 1:
-            return legal[0]
-        k = Knowledge.of(view)
-        first = legal[0]
-        if isinstance(first, (Pass, OrderUp, NameTrump)):
-            return self.bid(k, legal, rng)
-        if isinstance(first, Discard):
-            return Discard(CODE[best_discard(k.hand, k.trump)])
-        if isinstance(first, (DefendAlone, DefendWithPartner)):
-            return self.normal.defend(k)
-        cards = [CARD[a.card] for a in legal]
-        return Play(CODE[self.play(k, cards, rng)])
+    def defend(self, k: Knowledge) -> Any:
+        return self.normal.defend(k)
 
     # -- scoring a double-dummy result ----------------------------------------------------------
     @staticmethod
@@ -363,7 +366,7 @@ class HardPlayer:
         return float(pts) if side == k.side else -float(pts)
 
     # -- play --------------------------------------------------------------------------------
-    def play(self, k: Knowledge, cards: list[int], rng: random.Random) -> int:
+    def play_card(self, k: Knowledge, cards: list[int], rng: random.Random) -> int:
         moves = self._distinct(k, cards)
         if len(moves) == 1:
             return moves[0]
@@ -460,7 +463,7 @@ class HardPlayer:
                     return OrderUp(True)
             return OrderUp(False)
         names = _trump_actions(legal)
-        suits = sorted({s for s, _ in names}, key=lambda s: -hand_strength(k.hand, SUITS.index(s)))
+        suits = _nameable(names, lambda t: -hand_strength(k.hand, t))
         must = Pass() not in legal
         best_suit, best_value = suits[0], -99.0
         budget = [self.bid_nodes]

@@ -6,7 +6,11 @@ player at a level must show, from pinned deals.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -189,3 +193,21 @@ def test_players_see_only_the_view() -> None:
         assert player.choose(GAME.view(other, 0), GAME.legal_actions(other, 0),
                              random.Random(5)) == a
     assert NameTrump("S") not in m.legal(0)
+
+
+def test_decisions_do_not_depend_on_the_process() -> None:
+    # String hashing changes from one interpreter to the next: nothing a player decides may
+    # depend on set or dict order of strings. Two processes, two hash seeds, the same games.
+    code = (
+        "import json, hashlib\n"
+        "from engine.selfplay import play\n"
+        "rs = [play('euchre', 4, None, ['normal', 'easy'], s).record for s in range(4)]\n"
+        "print(hashlib.sha256(json.dumps(rs, sort_keys=True).encode()).hexdigest())\n"
+    )
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, check=True, cwd=Path(__file__).resolve().parents[3])
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
