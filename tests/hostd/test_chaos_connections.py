@@ -217,7 +217,8 @@ def test_tens_of_thousands_of_connections_half_open_and_slow_writers() -> None:
     run(churn=20000, silent=1000, slow=200)
 
 
-@pytest.mark.parametrize("after", [b"x", lean.ws_frame(HELLO.strip()), b"GET / HTTP/1.1\r\n\r\n"])
+@pytest.mark.parametrize("after", [b"x", lean.ws_frame(HELLO.strip()), b"GET / HTTP/1.1\r\n\r\n"],
+                         ids=["a byte", "a frame", "a second request"])
 def test_bytes_right_after_a_websocket_upgrade_end_only_that_connection(after: bytes) -> None:
     """hypercorn issue 225: trailing data on an upgrade request crashed the whole server."""
     tmp = short_dir()
