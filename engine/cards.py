@@ -26,3 +26,13 @@ def rank(code: str) -> str:
 
 def suit(code: str) -> str:
     return code[1]
+
+
+def cards_of(mask: int) -> list[int]:
+    """The indices of the bits set in ``mask``, lowest first (games keep hands as bit masks)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -12,6 +12,7 @@ computer players' search both read these tables. It must never hold game state.
 from __future__ import annotations
 
 from engine.cards import RED_SUITS
+from engine.cards import cards_of as cards_of  # re-exported: this game imports it from here
 
 SUITS = "SHDC"
 RANKS = "789TJQKA"
@@ -102,14 +103,6 @@ STRENGTH: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a bit mask, lowest index first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 POPCOUNT = int.bit_count

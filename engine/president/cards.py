@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.cards import cards_of as cards_of  # re-exported: this game imports it from here
+
 RANK_CHARS = "3456789TJQKA2"  # normal order, weakest first
 SUIT_CHARS = "CDHS"  # the order in which equal ranks are ranked, lowest first
 NORMAL_ORDER = RANK_CHARS
@@ -29,14 +31,6 @@ RANK_MASK: tuple[int, ...] = tuple(15 << (4 * r) for r in range(NRANKS))
 POPCOUNT4: tuple[int, ...] = tuple(bin(m).count("1") for m in range(16))
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards set in ``mask``, weakest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def codes(mask: int) -> tuple[str, ...]:
