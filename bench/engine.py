@@ -13,6 +13,7 @@ import platform
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from engine import ai, registry
@@ -22,6 +23,24 @@ from engine.match import Match
 BENCH_PLAYERS = {"sequence": 2, "euchre": 4, "president": 4}
 
 
+def play_out(m: Match, choose: Callable[[int, tuple[Any, ...]], Any],
+             more: Callable[[], bool] = lambda: True) -> int:
+    """Drive ``m`` to its end (or until ``more()`` is false) with ``choose(seat, legal)``;
+    the number of actions taken."""
+    steps = 0
+    while m.outcome() is None and more():
+        seats = m.to_act()
+        if not seats:
+            if not m.resolve_chance():
+                break
+            continue
+        seat = seats[0]
+        m.act(seat, choose(seat, m.legal(seat)))
+        m.resolve_chance()
+        steps += 1
+    return steps
+
+
 def random_games_per_second(game_id: str, games: int, players: int | None) -> dict[str, Any]:
     game = registry.get(game_id)
     rng = random.Random(1)
@@ -29,17 +48,7 @@ def random_games_per_second(game_id: str, games: int, players: int | None) -> di
     t0 = time.perf_counter()
     for seed in range(games):
         m = Match.start(game, players, None, seed)
-        while m.outcome() is None:
-            seats = m.to_act()
-            if not seats:
-                if not m.resolve_chance():
-                    break
-                continue
-            seat = seats[0]
-            legal = m.legal(seat)
-            m.act(seat, legal[rng.randrange(len(legal))])
-            m.resolve_chance()
-            steps += 1
+        steps += play_out(m, lambda _seat, legal: legal[rng.randrange(len(legal))])
     dt = time.perf_counter() - t0
     return {"games": games, "seconds": round(dt, 3), "games_per_second": round(games / dt, 1),
             "steps_per_second": round(steps / dt)}
@@ -57,23 +66,18 @@ def decision_times(game_id: str, level: str, decisions: int, players: int | None
         m = Match.start(game, players, None, 1000 + seed)
         rngs = [random.Random(f"{seed}:{s}") for s in range(m.players)]
         seed += 1
-        while m.outcome() is None and len(times) < decisions:
-            seats = m.to_act()
-            if not seats:
-                if not m.resolve_chance():
-                    break
-                continue
-            seat = seats[0]
-            legal = m.legal(seat)
+
+        def choose(seat: int, legal: tuple[Any, ...], m: Match = m,
+                   rngs: list[random.Random] = rngs) -> Any:
             view = m.view(seat)
-            if seat == 0:
-                t0 = time.perf_counter()
-                action = me.choose(view, legal, rngs[seat])
-                times.append(time.perf_counter() - t0)
-            else:
-                action = other.choose(view, legal, rngs[seat])
-            m.act(seat, action)
-            m.resolve_chance()
+            if seat != 0:
+                return other.choose(view, legal, rngs[seat])
+            t0 = time.perf_counter()
+            action = me.choose(view, legal, rngs[seat])
+            times.append(time.perf_counter() - t0)
+            return action
+
+        play_out(m, choose, lambda: len(times) < decisions)
     times.sort()
     return {
         "level": level,
