@@ -1,0 +1,76 @@
+"""Pinned view bytes: a digest of every seat's view and legal actions over seeded random games.
+
+Views and legal actions are the wire: a speed-up of how a game builds them must not change a
+byte. ``digest`` plays one seeded random game through ``Match``, one chance step at a time
+(so the phases before the deal are covered too), and after every step hashes the JSON of the
+view of the spectator and of every seat, and the legal actions of every seat. A game's tests
+pin these digests, computed once from the code before a change, for each of its variants.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from engine.codec import to_data
+from engine.game import Game
+from engine.match import Match
+
+
+def render(game: Game[Any], state: Any, players: int) -> list[bytes]:
+    """The JSON of what a host sends every seat of ``state``: each view (the spectator's
+    first), then each seat's legal actions."""
+    out = [msgspec.json.encode(to_data(game.view(state, seat))) for seat in [None, *range(players)]]
+    out += [msgspec.json.encode(to_data(game.legal_actions(state, seat)))
+            for seat in range(players)]
+    return out
+
+
+def steps(m: Match, seed: int, max_steps: int = 20_000) -> Any:
+    """Drive ``m`` to its end with random legal moves, yielding after each step (and first)."""
+    rng = random.Random(seed)
+    yield
+    for _ in range(max_steps):
+        if m.outcome() is not None:
+            return
+        outcome = m.game.chance_outcome(m.state)
+        if outcome is not None:
+            m.apply_chance(outcome)
+        else:
+            to_act = m.to_act()
+            seat = to_act[rng.randrange(len(to_act))]
+            legal = m.legal(seat)
+            m.act(seat, legal[rng.randrange(len(legal))])
+        yield
+    raise AssertionError(f"game did not end in {max_steps} steps")
+
+
+def digest(game: Game[Any], players: int, options: Mapping[str, object] | None,
+           seed: int) -> str:
+    """SHA-256 over everything ``render`` gives after every step of one seeded random game."""
+    h = hashlib.sha256()
+    m = Match.start(game, players, options, seed, resolve=False)
+    for _ in steps(m, seed):
+        for blob in render(game, m.state, players):
+            h.update(len(blob).to_bytes(4, "little"))
+            h.update(blob)
+    return h.hexdigest()
+
+
+def check_any_order(game: Game[Any], players: int, options: Mapping[str, object] | None,
+                    seed: int) -> None:
+    """Views do not depend on which states were viewed before (a per-state cache must key on
+    the state, not on the last one seen): every state of a game, rendered again newest first
+    with a resampled copy viewed between, gives the bytes it gave in order."""
+    m = Match.start(game, players, options, seed, resolve=False)
+    seen: list[tuple[Any, list[bytes]]] = []
+    for _ in steps(m, seed):
+        seen.append((m.state, render(game, m.state, players)))
+    rng = random.Random(seed)
+    for state, blobs in reversed(seen):
+        game.view(game.resample_hidden(state, rng.randrange(players), rng), None)
+        assert render(game, state, players) == blobs
