@@ -6,12 +6,15 @@ card counting reads this); the finishing places, titles and points; the totals; 
 the two seats of each exchange leg only, the cards that leg moved. Never: another hand, a
 leg's cards to anyone outside it, the seed, or the next deal. A spectator sees the public
 part only. This module must never copy the state wholesale.
+
+The seat-independent part of a view is built once per state and shared by the seats' views
+(their fields are immutable tuples and frozen dataclasses).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.president import cards as pc
 from engine.president.rules import PLAY, State, titles
@@ -89,25 +92,55 @@ def _exchange(state: State, seat: int | None) -> ExchangeView | None:
     return None
 
 
-def build_view(game: PresidentGame, state: State, seat: int | None) -> PresidentView:
+def _public(game: PresidentGame, state: State) -> dict[str, Any]:
+    """The fields of every view of ``state`` that are the same for each seat, in field order;
+    ``seat``, ``hand`` and ``exchange`` are placeholders, set per seat by ``build_view``."""
     n = state.players
-    return PresidentView(
-        seat=seat,
-        phase=state.phase,
-        round=state.round,
-        rounds=state.rounds,
-        revolution_enabled=state.revolution,
-        reversed=state.reversed,
-        order=pc.REVERSED_ORDER if state.reversed else pc.NORMAL_ORDER,
-        hand=pc.codes(state.hands[seat]) if seat is not None else (),
-        hand_counts=tuple(h.bit_count() for h in state.hands),
-        to_act=game.to_act(state),
-        trick=tuple(TrickPlay(s, p.play.cards) for s, p in state.trick),
-        passed=tuple(s for s in range(n) if state.passed >> s & 1) if state.phase == PLAY else (),
-        played=pc.codes(state.played),
-        places=_places(state.places, n),
-        previous_places=_places(state.previous, n),
-        round_points=state.round_points,
-        totals=state.totals,
-        exchange=_exchange(state, seat),
-    )
+    return {
+        "seat": None,
+        "phase": state.phase,
+        "round": state.round,
+        "rounds": state.rounds,
+        "revolution_enabled": state.revolution,
+        "reversed": state.reversed,
+        "order": pc.REVERSED_ORDER if state.reversed else pc.NORMAL_ORDER,
+        "hand": (),
+        "hand_counts": tuple([h.bit_count() for h in state.hands]),
+        "to_act": game.to_act(state),
+        "trick": tuple([TrickPlay(s, p.play.cards) for s, p in state.trick]),
+        "passed": (tuple([s for s in range(n) if state.passed >> s & 1])
+                   if state.phase == PLAY else ()),
+        "played": pc.codes(state.played),
+        "places": _places(state.places, n),
+        "previous_places": _places(state.previous, n),
+        "round_points": state.round_points,
+        "totals": state.totals,
+        "exchange": None,
+    }
+
+
+# The public fields of the state viewed last, with that state. A host renders every seat of a
+# state one after another, so one entry is enough. It is keyed on identity (states are
+# immutable, and the entry keeps its state alive, so the id cannot be reused) and replaced
+# as one tuple, so a reader on another thread sees a matching pair or a miss.
+_last: tuple[State | None, dict[str, Any]] = (None, {})
+
+
+def build_view(game: PresidentGame, state: State, seat: int | None) -> PresidentView:
+    global _last
+    last_state, public = _last
+    if last_state is not state:
+        public = _public(game, state)
+        _last = (state, public)
+    # Filled in without PresidentView's __init__: a frozen dataclass sets its eighteen fields
+    # one object.__setattr__ at a time (longer than the rest of a seat's view); the values are
+    # the ones __init__ would store, in the same order.
+    view = object.__new__(PresidentView)
+    fields = view.__dict__
+    fields.update(public)
+    if seat is not None:
+        fields["seat"] = seat
+        fields["hand"] = pc.codes(state.hands[seat])
+        if state.legs:
+            fields["exchange"] = _exchange(state, seat)
+    return view

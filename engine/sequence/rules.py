@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import add
 from typing import Any
 
 from engine import errors
@@ -396,55 +397,96 @@ _HANDLERS: dict[type, Any] = {
 # -- views -----------------------------------------------------------------------------------------
 
 
-def _caption(st: State, c: int) -> str | None:
-    if c in TWO_EYED:
-        return CAPTION_WILD
-    if c in ONE_EYED:
-        return CAPTION_REMOVE
-    m = st.tables.card_mask[c]
-    return CAPTION_DEAD if st.occ & m == m else None
+# Everything a view holds is built once per state (``State._public``) except the three fields
+# that depend on the seat: a host renders every seat after every move, so per seat there is
+# only the hand to caption and the view object to fill in.
+
+# _HAND_CARD[c][dead]: the shared HandCard of card ``c``, captioned dead or not; a jack's two
+# entries are the same (its caption never depends on the board, and its card mask is 0, which
+# reads as "both squares taken").
+_HAND_CARD: tuple[tuple[HandCard, HandCard], ...] = tuple(
+    (HandCard(code, CAPTION_WILD),) * 2 if c in TWO_EYED
+    else (HandCard(code, CAPTION_REMOVE),) * 2 if c in ONE_EYED
+    else (HandCard(code, None), HandCard(code, CAPTION_DEAD))
+    for c, code in enumerate(CODES))
+
+# One row of the chips grid from each team's ten bits of that row, as tuples to add up item
+# by item: team 0's row is 0 on its chips and -1 elsewhere, team t > 0 adds t + 1 on its own
+# chips (no square holds two chips, so each square ends up its team, or -1).
+_ROW_MASK = (1 << B.SIZE) - 1
+_ROW_BITS = tuple(tuple(b >> k & 1 for k in range(B.SIZE)) for b in range(1 << B.SIZE))
+_ROW_FIRST = tuple(tuple(x - 1 for x in bits) for bits in _ROW_BITS)
+_ROW_ADD = tuple(tuple(tuple(x * (t + 1) for x in bits) for bits in _ROW_BITS) for t in (1, 2))
+
+# The completed-sequence Line of each team and window, shared by every view.
+_LINES: dict[tuple[int, int], Line] = {
+    (t, w): Line(t, tuple(RC[s] for s in squares))
+    for t in range(3) for w, squares in B.WINDOW_SQUARES.items()}
 
 
-def build_view(st: State, seat: int | None) -> SequenceView:
+def _chips_grid(chips: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    rows = []
+    first, size = _ROW_FIRST, B.SIZE
+    for r in range(0, B.SQUARES, size):
+        row: Any = first[chips[0] >> r & _ROW_MASK]
+        for t in range(1, len(chips)):
+            row = map(add, row, _ROW_ADD[t - 1][chips[t] >> r & _ROW_MASK])
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _public(st: State) -> dict[str, Any]:
+    """The fields of every view of ``st`` that are the same for each seat, in field order;
+    ``seat``, ``team`` and ``hand`` are placeholders, set per seat by ``build_view``."""
     r = st.rules
     dealt = st.phase not in (LAYOUT, DEAL)
-    grid = [-1] * B.SQUARES
-    for t, m in enumerate(st.chips):
-        for s in B.squares_of(m):
-            grid[s] = t
-    chips = tuple(tuple(grid[row * B.SIZE:(row + 1) * B.SIZE]) for row in range(B.SIZE))
-    lines = tuple(Line(t, tuple(RC[s] for s in B.WINDOW_SQUARES[w]))
-                  for t, per in enumerate(st.seqs) for w in per)
-    hand: tuple[HandCard, ...] = ()
-    if seat is not None and 0 <= seat < r.players:
-        hand = tuple(HandCard(CODES[c], _caption(st, c)) for c in st.hands[seat])
     last = None
     if st.last is not None:
         who, kind, c, squares, captured, made = st.last
         last = LastMove(who, kind, CODES[c], tuple(RC[s] for s in squares),
                         tuple(RC[s] for s in captured), made)
     playing = st.phase == PLAY
-    return SequenceView(
-        seat=seat,
-        team=r.team_of[seat] if seat is not None and 0 <= seat < r.players else None,
-        players=r.players,
-        teams=r.team_of,
-        layout=st.tables.rows if (dealt or not r.random_board) else (),
-        chips=chips,
-        sequences=lines,
-        locked=tuple(RC[s] for s in B.squares_of(st.locked)),
-        hand=hand,
-        hand_counts=tuple(len(h) for h in st.hands),
-        discards=tuple(CODES[c] for c in st.discards),
-        draw_pile=len(st.deck) - st.pos if dealt else len(FULL_DECK),
-        score=tuple(len(s) for s in st.seqs),
-        captures=st.captures,
-        last=last,
-        turn=st.turn if playing else None,
-        to_act=TO_ACT[st.turn] if playing else (),
-        exchanged=st.exchanged,
-        rules=r.view(),
-    )
+    return {
+        "seat": None,
+        "team": None,
+        "players": r.players,
+        "teams": r.team_of,
+        "layout": st.tables.rows if (dealt or not r.random_board) else (),
+        "chips": _chips_grid(st.chips),
+        "sequences": tuple(_LINES[t, w] for t, per in enumerate(st.seqs) for w in per),
+        "locked": tuple(RC[s] for s in B.squares_of(st.locked)),
+        "hand": (),
+        "hand_counts": tuple(len(h) for h in st.hands),
+        "discards": tuple([CODES[c] for c in st.discards]),
+        "draw_pile": len(st.deck) - st.pos if dealt else len(FULL_DECK),
+        "score": tuple(len(s) for s in st.seqs),
+        "captures": st.captures,
+        "last": last,
+        "turn": st.turn if playing else None,
+        "to_act": TO_ACT[st.turn] if playing else (),
+        "exchanged": st.exchanged,
+        "rules": r.view(),
+    }
+
+
+def build_view(st: State, seat: int | None) -> SequenceView:
+    public = st._public
+    if public is None:
+        public = st._public = _public(st)
+    # Filled in without SequenceView's __init__: a frozen dataclass sets its nineteen fields
+    # one object.__setattr__ at a time (about as long as the rest of a seat's view); the
+    # values are the ones __init__ would store, in the same order.
+    view = object.__new__(SequenceView)
+    fields = view.__dict__
+    fields.update(public)
+    fields["seat"] = seat
+    r = st.rules
+    if seat is not None and 0 <= seat < r.players:
+        fields["team"] = r.team_of[seat]
+        occ, card_mask, hand_card = st.occ, st.tables.card_mask, _HAND_CARD
+        fields["hand"] = tuple([hand_card[c][occ & card_mask[c] == card_mask[c]]
+                                for c in st.hands[seat]])
+    return view
 
 
 GAME = SequenceGame()

@@ -2,8 +2,8 @@
 
 The state is immutable by contract: every transition starts from ``State.copy`` and changes
 only the copy (a slotted object of ints and tuples, so a copy is a couple of dozen pointer
-writes). The one write to a finished state is the memo of the legal actions of the seat to
-act. Chips are bit masks per team (board.py); hands are sorted tuples of card ints; the draw
+writes). The only writes to a finished state are two memos: the legal actions of the seat
+to act, and the public part of its views (both cleared by ``copy``). Chips are bit masks per team (board.py); hands are sorted tuples of card ints; the draw
 pile is a tuple with a read position, so a draw copies nothing.
 
 This module owns sequence detection (incremental: only lines through the new chip), captures,
@@ -105,7 +105,7 @@ COMMERCIAL_TABLES = tables_for(B.COMMERCIAL)
 class State:
     """One position. Treat as immutable: transitions copy (``_copy``) and change the copy."""
 
-    __slots__ = ("_legal", "captures", "chances", "chips", "deck", "discards", "exchanged",
+    __slots__ = ("_legal", "_public", "captures", "chances", "chips", "deck", "discards", "exchanged",
                  "hands", "last", "locked", "occ", "owed", "owed_end", "phase", "pos",
                  "result", "rules", "seed", "seqs", "tables", "turn")
 
@@ -130,6 +130,7 @@ class State:
     last: tuple[int, str, int, tuple[int, ...], tuple[int, ...], int] | None
     result: Outcome | None
     _legal: tuple[Any, ...] | None
+    _public: dict[str, Any] | None  # the seat-independent fields of its views (rules.py)
 
     def copy(self) -> State:
         n = State.__new__(State)
@@ -154,6 +155,7 @@ class State:
         n.last = self.last
         n.result = self.result
         n._legal = None
+        n._public = None
         return n
 
     def team_at(self, square: int) -> int:
@@ -187,6 +189,7 @@ def new_state(rules: Rules, seed: int) -> State:
     st.last = None
     st.result = None
     st._legal = None
+    st._public = None
     return st
 
 
