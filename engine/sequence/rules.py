@@ -8,7 +8,8 @@ agree (every listed action applies, every other one is refused).
 Chance steps: the generated layout (``board=random``), the first shuffle, and each reshuffle of
 the discards, drawn from ``chance_rng(seed, chance_index)``; pinned outcomes are checked to be
 possible ones. Views are built from an allow-list of public fields plus the seat's own hand,
-never by stripping the state. This module must never do I/O, read the clock or use the global
+never by stripping the state; the public fields are built once per state and shared by the
+seats' views. This module must never do I/O, read the clock or use the global
 random generator.
 """
 

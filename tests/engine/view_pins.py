@@ -21,10 +21,14 @@ from engine.game import Game
 from engine.match import Match
 
 
-def render(game: Game[Any], state: Any, players: int) -> list[bytes]:
+def render(game: Game[Any], state: Any, players: int, *, backwards: bool = False) -> list[bytes]:
     """The JSON of what a host sends every seat of ``state``: each view (the spectator's
-    first), then each seat's legal actions."""
-    out = [msgspec.json.encode(to_data(game.view(state, seat))) for seat in [None, *range(players)]]
+    first), then each seat's legal actions. ``backwards`` builds them in the opposite order
+    (the spectator's view last) but lists them the same way."""
+    seats: list[int | None] = [None, *range(players)]
+    order = seats[::-1] if backwards else seats
+    views = {seat: msgspec.json.encode(to_data(game.view(state, seat))) for seat in order}
+    out = [views[seat] for seat in seats]
     out += [msgspec.json.encode(to_data(game.legal_actions(state, seat)))
             for seat in range(players)]
     return out
@@ -63,9 +67,9 @@ def digest(game: Game[Any], players: int, options: Mapping[str, object] | None,
 
 def check_any_order(game: Game[Any], players: int, options: Mapping[str, object] | None,
                     seed: int) -> None:
-    """Views do not depend on which states were viewed before (a per-state cache must key on
-    the state, not on the last one seen): every state of a game, rendered again newest first
-    with a resampled copy viewed between, gives the bytes it gave in order."""
+    """Views do not depend on what was viewed before (a cache of the public part must key on
+    the state, and keep no seat's hand): every state of a game, rendered again newest first,
+    seats in the opposite order, with a resampled copy viewed between, gives the same bytes."""
     m = Match.start(game, players, options, seed, resolve=False)
     seen: list[tuple[Any, list[bytes]]] = []
     for _ in steps(m, seed):
@@ -73,4 +77,4 @@ def check_any_order(game: Game[Any], players: int, options: Mapping[str, object]
     rng = random.Random(seed)
     for state, blobs in reversed(seen):
         game.view(game.resample_hidden(state, rng.randrange(players), rng), None)
-        assert render(game, state, players) == blobs
+        assert render(game, state, players, backwards=True) == blobs
