@@ -18,8 +18,9 @@ view, do I/O, read the clock, or use any generator but the ones it is given.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Any, NamedTuple, NoReturn
 
@@ -470,9 +471,7 @@ class PresidentGame(Game[State]):
 
     # -- reading --------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> Any:
-        from engine.president.views import build_view
-
-        return build_view(self, state, seat)
+        return _view_builder()(self, state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
@@ -505,6 +504,15 @@ class PresidentGame(Game[State]):
         hands = tuple(hand if s == seat else dealt[s] | known.get(s, 0)
                       for s, hand in enumerate(state.hands))
         return state._replace(hands=hands, seed=rng.getrandbits(62))
+
+
+@cache
+def _view_builder() -> Callable[[PresidentGame, State, int | None], Any]:
+    """``views.build_view``, imported on first use (views.py imports this module); cached
+    because an import statement in ``view`` would cost a third of a seat's view."""
+    from engine.president.views import build_view
+
+    return build_view
 
 
 GAME = PresidentGame()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from engine.catalogue import GameInfo, Option
@@ -76,7 +77,9 @@ class Rules:
             captures=bool(options.get("captures", False)),
         )
 
+    @cached_property
     def view(self) -> RulesView:
+        """What a view shows of these rules (every view of the table carries it: built once)."""
         return RulesView(self.to_win, self.dead_card, self.fill_board, self.reshuffle,
                          self.doubles, self.captures, CAPTURES_TO_WIN if self.captures else 0)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from operator import add
+from itertools import product
 from typing import Any
 
 from engine import errors
@@ -411,13 +411,19 @@ _HAND_CARD: tuple[tuple[HandCard, HandCard], ...] = tuple(
     else (HandCard(code, None), HandCard(code, CAPTION_DEAD))
     for c, code in enumerate(CODES))
 
-# One row of the chips grid from each team's ten bits of that row, as tuples to add up item
-# by item: team 0's row is 0 on its chips and -1 elsewhere, team t > 0 adds t + 1 on its own
-# chips (no square holds two chips, so each square ends up its team, or -1).
-_ROW_MASK = (1 << B.SIZE) - 1
-_ROW_BITS = tuple(tuple(b >> k & 1 for k in range(B.SIZE)) for b in range(1 << B.SIZE))
-_ROW_FIRST = tuple(tuple(x - 1 for x in bits) for bits in _ROW_BITS)
-_ROW_ADD = tuple(tuple(tuple(x * (t + 1) for x in bits) for bits in _ROW_BITS) for t in (1, 2))
+# The chips grid, five squares at a time. Each team's chip mask, its binary digits read as hex
+# digits, puts square k in nibble k; adding those up, team t's counted t + 1 times, gives a
+# number whose nibble k is 1 + the team on square k, or 0 (no square holds two chips).
+# _FIVE maps five such nibbles (a half row, 20 bits) to the grid's values for them.
+_HALF_ROW = 5
+_HALF_BITS = 4 * _HALF_ROW
+_HALF_MASK = (1 << _HALF_BITS) - 1
+_ROW_SHIFTS = range(0, 4 * B.SQUARES, 4 * B.SIZE)  # where each row's nibbles start
+assert B.SIZE == 2 * _HALF_ROW
+_FIVE: dict[int, tuple[int, ...]] = {
+    sum((v + 1) << (4 * k) for k, v in enumerate(values)): values
+    for values in product(range(-1, 3), repeat=_HALF_ROW)}
+
 
 # The completed-sequence Line of each team and window, shared by every view.
 _LINES: dict[tuple[int, int], Line] = {
@@ -426,14 +432,13 @@ _LINES: dict[tuple[int, int], Line] = {
 
 
 def _chips_grid(chips: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    rows = []
-    first, size = _ROW_FIRST, B.SIZE
-    for r in range(0, B.SQUARES, size):
-        row: Any = first[chips[0] >> r & _ROW_MASK]
-        for t in range(1, len(chips)):
-            row = map(add, row, _ROW_ADD[t - 1][chips[t] >> r & _ROW_MASK])
-        rows.append(tuple(row))
-    return tuple(rows)
+    nibbles = 0
+    for t, m in enumerate(chips):
+        if m:
+            nibbles += int(f"{m:b}", 16) * (t + 1)
+    five, bits, low = _FIVE, _HALF_BITS, _HALF_MASK
+    return tuple([five[nibbles >> s & low] + five[nibbles >> s + bits & low]
+                  for s in _ROW_SHIFTS])
 
 
 def _public(st: State) -> dict[str, Any]:
@@ -466,7 +471,7 @@ def _public(st: State) -> dict[str, Any]:
         "turn": st.turn if playing else None,
         "to_act": TO_ACT[st.turn] if playing else (),
         "exchanged": st.exchanged,
-        "rules": r.view(),
+        "rules": r.view,
     }
 
 
