@@ -19,12 +19,14 @@ from engine.errors import CodecError, IllegalAction
 from engine.game import Game, Outcome
 
 
-@dataclass(frozen=True)
+# Steps are read-only by convention, not frozen: a frozen dataclass sets each field through
+# object.__setattr__, which made building the step a third of Match.act's cost (one per move).
+@dataclass(slots=True)
 class ChanceStep:
     outcome: Any
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ActionStep:
     seat: int
     action: Any
@@ -89,8 +91,7 @@ class Match:
 
     def act(self, seat: int, action: Any) -> None:
         """Apply one seat's action, or raise IllegalAction leaving everything unchanged."""
-        new = self.game.apply(self.state, seat, action)
-        self.state = new
+        self.state = self.game.apply(self.state, seat, action)
         self.steps.append(ActionStep(seat, action))
 
     def apply_chance(self, outcome: Any) -> None:
@@ -102,12 +103,17 @@ class Match:
 
     def resolve_chance(self) -> list[ChanceStep]:
         """Draw and apply every pending chance step from the seed; return what was applied."""
+        chance_outcome = self.game.chance_outcome
+        outcome = chance_outcome(self.state)
+        if outcome is None:  # after nearly every move: one look and out
+            return []
         done: list[ChanceStep] = []
-        while (outcome := self.game.chance_outcome(self.state)) is not None:
+        while outcome is not None:
             self.state = self.game.apply_chance(self.state, outcome)
             step = ChanceStep(outcome)
             self.steps.append(step)
             done.append(step)
+            outcome = chance_outcome(self.state)
         return done
 
     # -- records --------------------------------------------------------------------------

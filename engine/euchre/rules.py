@@ -416,25 +416,34 @@ def _replace_hand(hands: tuple[int, int, int, int], seat: int, mask: int) -> tup
     return (hands[0], hands[1], hands[2], mask)
 
 
-def shuffled(items: tuple[T, ...], rng: random.Random) -> tuple[T, ...]:
-    """A uniformly random permutation of ``items``, from one draw of the generator.
+def shuffled_order(n: int, rng: random.Random) -> list[int]:
+    """A uniformly random permutation of ``range(n)``, from one draw of the generator.
 
     Sorts by independent random 32-bit keys (read little-endian, so a seed deals the same
     everywhere); ties, which a stable sort leaves in order, have odds below 1e-7 per deal.
     Everything runs in C: several times faster than ``rng.shuffle``, which calls back into
     Python once per card.
     """
-    n = len(items)
     keys = _KEYS[n].unpack(rng.randbytes(4 * n))
-    return itemgetter(*sorted(range(n), key=keys.__getitem__))(items)
+    return sorted(range(n), key=keys.__getitem__)
 
 
 _KEYS = {n: struct.Struct(f"<{n}I") for n in (24, 32)}
-
+# Each deck's cards as codes and as bits, in DECK_CARDS order: one itemgetter of a shuffled
+# order deals both.
+_DECK_CODES = {n: tuple(CODE[c] for c in cards) for n, cards in DECK_CARDS.items()}
+_DECK_BITS = {n: tuple(BIT[c] for c in cards) for n, cards in DECK_CARDS.items()}
 
 _PACKET_SPANS = tuple(
     (sum(PACKETS[:i]), sum(PACKETS[:i + 1])) for i in range(len(PACKETS))
 )
+# _DEALT[k]: from the dealt order, the cards of the seat k places after the dealer's left
+# (its packets k and k + 4; see Deal).
+_DEALT = tuple(
+    itemgetter(*range(*_PACKET_SPANS[k]), *range(*_PACKET_SPANS[k + 4])) for k in range(4)
+)
+# _BY_SEAT[dealer]: puts hands listed from the dealer's left into seat order.
+_BY_SEAT = tuple(itemgetter(*((seat - dealer - 1) % 4 for seat in range(4))) for dealer in range(4))
 
 
 def _clear_tricks(s: EuchreState) -> None:
@@ -515,12 +524,14 @@ class Euchre(Game[EuchreState]):
     def chance_outcome(self, state: EuchreState) -> Deal | None:
         if state.phase != DEAL:
             return None
-        rng = chance_rng(state.rules.seed, state.chances)
-        dealer = self.next_dealer(state)
-        if dealer is None:
-            dealer = rng.randrange(4)
-        order = shuffled(DECK_CARDS[state.progress.rules.deck], rng)
-        deck: tuple[str, ...] = itemgetter(*order)(CODE)
+        rules = state.progress.rules
+        rng = chance_rng(rules.seed, state.progress.chances)
+        # The cut for the first deal is drawn before the shuffle: keep that order.
+        dealer = rng.randrange(4) if state.hand is None else (state.hand.dealer + 1) % 4
+        n = rules.deck
+        order = shuffled_order(n, rng)
+        pick = itemgetter(*order)
+        deck: tuple[str, ...] = pick(_DECK_CODES[n])
         packets = (
             deck[0:3], deck[3:5], deck[5:8], deck[8:10],
             deck[10:12], deck[12:15], deck[15:17], deck[17:20],
@@ -528,12 +539,11 @@ class Euchre(Game[EuchreState]):
         deal = Deal(dealer, packets, deck[20], deck[21:])
         # Keep the deal in integer form too: applying the very outcome drawn here needs no
         # second check (a pinned or decoded deal is another object and is checked in full).
-        bits = itemgetter(*order)(BIT)  # distinct bits: a sum is their union
-        hands = [0, 0, 0, 0]
-        for i, (a, b) in enumerate(_PACKET_SPANS):
-            hands[(dealer + 1 + i) % 4] += sum(bits[a:b])
+        bits = pick(_DECK_BITS[n])  # distinct bits: a sum is their union
+        d0, d1, d2, d3 = _DEALT
+        hands = _BY_SEAT[dealer]((sum(d0(bits)), sum(d1(bits)), sum(d2(bits)), sum(d3(bits))))
         kitty = sum(bits[21:])
-        state._deal = (deal, (hands[0], hands[1], hands[2], hands[3]), order[20], kitty)
+        state._deal = (deal, hands, DECK_CARDS[n][order[20]], kitty)
         return deal
 
     def apply_chance(self, state: EuchreState, outcome: Any) -> EuchreState:
