@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine.sequence import GAME
-from tests.engine.view_pins import check_any_order, digest
+from tests.engine.view_pins import check_any_order, check_built_as_init_would, digest
 
 # (players, options, digests of seeds 1 to 5)
 PINS: list[tuple[int, dict[str, Any], tuple[str, ...]]] = [
@@ -109,6 +109,9 @@ PINS: list[tuple[int, dict[str, Any], tuple[str, ...]]] = [
     )),
 ]
 
+# A few of them for the checks that look at every view object, not only its bytes.
+FEW: list[tuple[int, dict[str, Any]]] = [(4, {}), (3, {"board": "random", "fill_board": True})]
+
 
 @pytest.mark.parametrize(("players", "options", "want"), PINS,
                          ids=[f"{p}-{o}" for p, o, _ in PINS])
@@ -117,7 +120,12 @@ def test_views_and_legal_actions_are_byte_for_byte_as_pinned(
     assert tuple(digest(GAME, players, options, seed) for seed in range(1, 6)) == want
 
 
-@pytest.mark.parametrize(("players", "options"), [(4, {}), (3, {"board": "random", "fill_board": True})])
+@pytest.mark.parametrize(("players", "options"), FEW)
 def test_views_do_not_depend_on_the_order_states_are_viewed_in(
         players: int, options: dict[str, Any]) -> None:
     check_any_order(GAME, players, options, seed=11)
+
+
+@pytest.mark.parametrize(("players", "options"), FEW)
+def test_views_hold_what_their_dataclass_would(players: int, options: dict[str, Any]) -> None:
+    check_built_as_init_would(GAME, players, options, seed=12)
