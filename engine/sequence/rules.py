@@ -418,6 +418,7 @@ _HAND_CARD: tuple[tuple[HandCard, HandCard], ...] = tuple(
 _HALF_ROW = 5
 _HALF_BITS = 4 * _HALF_ROW
 _HALF_MASK = (1 << _HALF_BITS) - 1
+_ROW_MASK = (1 << 4 * B.SIZE) - 1
 _ROW_SHIFTS = range(0, 4 * B.SQUARES, 4 * B.SIZE)  # where each row's nibbles start
 assert B.SIZE == 2 * _HALF_ROW
 _FIVE: dict[int, tuple[int, ...]] = {
@@ -437,8 +438,11 @@ def _chips_grid(chips: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         if m:
             nibbles += int(f"{m:b}", 16) * (t + 1)
     five, bits, low = _FIVE, _HALF_BITS, _HALF_MASK
-    return tuple([five[nibbles >> s & low] + five[nibbles >> s + bits & low]
-                  for s in _ROW_SHIFTS])
+    rows = []
+    for s in _ROW_SHIFTS:
+        row = nibbles >> s & _ROW_MASK  # one shift of the long number per row, not per half
+        rows.append(five[row & low] + five[row >> bits])
+    return tuple(rows)
 
 
 def _public(st: State) -> dict[str, Any]:
