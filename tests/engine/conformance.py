@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.codec import to_data
+from engine.codec import to_data, to_wire
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.match import Match
@@ -31,6 +31,11 @@ def encode(x: Any) -> str:
 
 def all_views(match: Match) -> list[str]:
     return [encode(match.view(s)) for s in [None, *range(match.players)]]
+
+
+def check_wire(x: Any) -> None:
+    """The host's fast encoding (``to_wire``) gives the generic codec's JSON, key order too."""
+    assert json.dumps(to_wire(x), ensure_ascii=False) == json.dumps(to_data(x), ensure_ascii=False)
 
 
 def check_view_invariance(game: Game[Any], state: Any, players: int, rng: random.Random) -> None:
@@ -88,6 +93,10 @@ def _deep_checks(game: Game[Any], m: Match, seat: int, legal: tuple[Any, ...],
     views = all_views(m)
     for v in views:
         json.loads(v)
+    for s in [None, *range(m.players)]:
+        check_wire(m.view(s))
+        if s is not None:
+            check_wire(m.legal(s))
     # Every legal action applies.
     sample = legal if len(legal) <= 24 else rng.sample(legal, 24)
     for a in sample:

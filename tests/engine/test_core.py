@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import enum
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
 from engine import registry
 from engine.catalogue import GameInfo, Option, parse_assignments
-from engine.codec import Registry, from_data, tag_of, to_data
+from engine.codec import Registry, from_data, tag_of, to_data, to_wire
 from engine.errors import CodecError, IllegalAction, OptionError, RecordError
 from engine.match import Match
 from engine.records import replay, to_record
@@ -44,6 +46,58 @@ def test_codec_round_trip_and_tag() -> None:
     assert data["cells"] == [[1, 2], [3, 4]]
     assert from_data(PlaceChip, json.loads(json.dumps(data))) == a
     assert Registry([PlaceChip, Inner]).decode(data) == a
+
+
+@dataclass(frozen=True)
+class Tagged:
+    seat: int
+    type: str
+
+
+class Suit(enum.IntEnum):
+    CLUBS = 0
+    HEARTS = 2
+
+
+@dataclass(frozen=True)
+class Mixed:
+    """Every kind of field ``to_wire`` treats differently: taken as it is, or walked."""
+
+    board: tuple[tuple[int, ...], ...]
+    names: tuple[str | None, ...]
+    suit: Suit
+    one: PlaceChip
+    many: tuple[PlaceChip, ...]
+    maybe: Inner | None
+    loose: Any
+    table: dict[str, Any] = field(default_factory=dict)
+    pair: tuple[int, Inner] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Slotted:  # no __dict__: read field by field
+    seat: int
+    type: str  # a field named "type" takes the tag's value, in the tag's place
+
+
+def test_wire_encoding_is_the_codecs_json() -> None:
+    chip = PlaceChip("JD", 3, 4, True, ((1, 2),), Inner("AS"))
+    samples = [
+        Mixed(((1, -1), (0, 2)), ("a", None), Suit.HEARTS, chip, (chip, PlaceChip("2C", 0, 0)),
+              None, (Inner("KH"), [Inner("QS")]), {"x": Inner("9D"), "y": (1, 2)}, (5, Inner("TC"))),
+        Mixed((), (), Suit.CLUBS, chip, (), Inner("AH"), 7),
+        (chip, Inner("KD")),
+        (Slotted(1, "place"), Tagged(2, "remove")),
+        [],
+        None,
+    ]
+    for x in samples:
+        assert json.dumps(to_wire(x)) == json.dumps(to_data(x))
+    # Fields that cannot hold a dataclass are handed over unwalked (the point of it).
+    assert json.dumps(to_wire(Tagged(2, "remove"))) == '{"type": "remove", "seat": 2}'
+    wired = to_wire(samples[0])
+    assert wired["board"] is samples[0].board and wired["one"]["type"] == "place_chip"
+    assert wired["loose"] == [{"type": "inner", "card": "KH"}, [{"type": "inner", "card": "QS"}]]
 
 
 @pytest.mark.parametrize(
