@@ -79,6 +79,9 @@ class TokenBucket:
 async def handle_link(hub: Hub, link: FrameLink) -> None:
     """Serve one link until it closes. Never raises (except Cancelled on shutdown)."""
     conn = hub.connect(link.transport, link.peer)
+    direct_writer = getattr(link, "direct_writer", None)
+    if direct_writer is not None:
+        conn.direct = direct_writer()
     clog = log.bind(conn=conn.id, transport=link.transport)
     clog.info("conn_opened", peer=link.peer)
     try:
@@ -142,6 +145,7 @@ async def _send_loop(conn: ConnHandle, link: FrameLink, scope: trio.CancelScope,
                     await send_many(batch)
                 else:
                     await link.send(frame)
+                conn.queued -= len(batch)
     except LinkClosed:
         conn.reason = conn.reason or "closed"
         scope.cancel()
@@ -162,13 +166,18 @@ class Session:
 
     async def read_loop(self) -> None:
         dead_after = self.hub.settings.dead_after
+        # One scope for the connection's life whose deadline each frame pushes back (cheaper
+        # than a scope per frame); the loop's only wait is ``receive``, so only silence
+        # can reach the deadline.
+        with trio.CancelScope() as silence:
+            await self._read_frames(silence, dead_after)
+        if silence.cancelled_caught:
+            self.conn.close("bye.silent", seconds=int(dead_after))
+
+    async def _read_frames(self, silence: trio.CancelScope, dead_after: float) -> None:
         while True:
-            frame: bytes | FrameError | None = None
-            with trio.move_on_after(dead_after):
-                frame = await self.link.receive()
-            if frame is None:
-                self.conn.close("bye.silent", seconds=int(dead_after))
-                return
+            silence.deadline = trio.current_time() + dead_after
+            frame = await self.link.receive()
             if self.bucket.take() < 0:
                 if self.bucket.tokens < -self.bucket.burst:
                     self.conn.close("bye.flood")

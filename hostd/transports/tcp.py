@@ -11,6 +11,7 @@ Never parses JSON and never lets one connection's failure reach the listener.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -37,6 +38,9 @@ class StreamLink:
         self._splitter = NDJSONSplitter()
         self._pending: deque[bytes | FrameError] = deque()
         self._closed = False
+        self._tail = b""  # what a direct write left unwritten: the next write starts with it
+        # A socket's descriptor (trio keeps it non-blocking) for writes that need no wait.
+        self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
 
     async def receive(self) -> bytes | FrameError:
         while not self._pending:
@@ -57,12 +61,44 @@ class StreamLink:
         await self.send_many([frame])
 
     async def send_many(self, frames: list[bytes]) -> None:
-        """Several frames in one write, in order."""
+        """Several frames in one write, in order (after what a direct write left over).
+
+        An empty frame adds nothing: it only has the left-over written.
+        """
+        data = self._tail + b"".join([f + b"\n" for f in frames if f])
+        self._tail = b""
+        if not data:
+            return
         try:
-            await self.stream.send_all(b"\n".join(frames) + b"\n")
+            await self.stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             self._closed = True
             raise LinkClosed(str(e) or type(e).__name__) from None
+
+    def direct_writer(self) -> Callable[[bytes], bool] | None:
+        """``write_now`` when this link is a socket (no other stream can be written unawaited)."""
+        return self.write_now if self._fd >= 0 else None
+
+    def write_now(self, frame: bytes) -> bool:
+        """Write ``frame`` as far as the socket takes it without waiting; True if all of it.
+
+        The caller must not call this while a ``send_many`` is under way or left-over bytes
+        wait (the connection's outbox knows): that keeps the bytes in order.
+        """
+        if self._closed:
+            raise LinkClosed("closed")
+        data = frame + b"\n"
+        try:
+            n = os.write(self._fd, data)
+        except BlockingIOError:
+            n = 0
+        except OSError as e:
+            self._closed = True
+            raise LinkClosed(str(e) or type(e).__name__) from None
+        if n == len(data):
+            return True
+        self._tail = data[n:]
+        return False
 
     async def aclose(self) -> None:
         self._closed = True

@@ -62,3 +62,38 @@ async def test_serve_tcp_reports_its_port_and_survives_a_bad_handler() -> None:
             assert reply == (b"" if payload == b"boom" else b"ok\n")
         nursery.cancel_scope.cancel()
     assert seen == [b"boom", b"hello"]
+
+
+async def test_direct_writes_keep_frames_whole_and_in_order_when_the_socket_is_full() -> None:
+    """A connection's frames go straight to its socket while nothing waits; what a full
+    socket does not take is finished by the sender task before anything newer."""
+    from hostd.session import _send_loop
+    from hostd.tables.hub import ConnHandle
+
+    frames = [(b'{"n":%d,"pad":"' % i) + bytes([65 + i % 26]) * 30_000 + b'"}' for i in range(40)]
+    async with trio.open_nursery() as nursery:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        client = await trio.open_tcp_stream("127.0.0.1", port)
+        server = await listeners[0].accept()
+        link = StreamLink(server, "peer", "tcp")
+        conn = ConnHandle(1, "tcp", "peer")
+        conn.direct = link.direct_writer()
+        assert conn.direct is not None
+        sent_all = trio.Event()
+        nursery.start_soon(_send_loop, conn, link, nursery.cancel_scope, sent_all)
+        for f in frames:  # nobody reads yet: 1.2 MB fill the socket, the rest queues in order
+            conn.push(f)
+        assert conn.queued > 0 and not conn.closed
+        received = b""
+        with trio.fail_after(20):
+            while received.count(b"\n") < len(frames):
+                received += await client.receive_some(1 << 16)
+        assert received.split(b"\n")[:-1] == frames
+        assert conn.queued == 0
+        conn.push(b'{"last":true}')  # the outbox is empty again: written at once
+        assert conn.queued == 0
+        assert await client.receive_some(1 << 16) == b'{"last":true}\n'
+        nursery.cancel_scope.cancel()
+    for s in (client, server, *listeners):
+        await s.aclose()
