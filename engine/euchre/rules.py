@@ -7,8 +7,8 @@ the deal passes left. ``docs/rules/euchre.md`` states exactly what is enforced; 
 step.
 
 States are immutable by contract: ``apply`` builds a new state and never writes to the old one
-(the only slots written after construction are ``_legal`` and ``_deal``, memos of
-``legal_actions`` and ``chance_outcome``). Cards
+(the only slots written after construction are ``_legal``, ``_deal`` and ``_trick_views``,
+memos of ``legal_actions``, ``chance_outcome`` and ``view``). Cards
 are ints and hands bit masks internally (``engine.euchre.tables``); actions, chance outcomes and
 views use the two-character codes.
 
@@ -212,6 +212,16 @@ class EuchreView:
     last_hand: HandResult | None
 
 
+def _frozen(cls: type[T], **fields: Any) -> T:
+    """``cls(**fields)`` for a frozen dataclass given every one of its fields, built without
+    the generated ``__init__``, which stores each field through ``object.__setattr__``: that
+    was over half the cost of a view (28 fields), and hosts build one per seat per move. The
+    instance is the same (the fields live in its ``__dict__``); tests compare the two ways."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
+
+
 # -- interned actions and view pieces: legal_actions returns these very objects --------------
 PASS = Pass()
 ORDER_UP = OrderUp(False)
@@ -267,6 +277,32 @@ NEXT: tuple[tuple[int, ...], ...] = tuple(
 SEAT_TUPLE = ((0,), (1,), (2,), (3,))
 # DECK_BITS[deck][code]: the bit of each card code of that deck.
 DECK_BITS = {n: {CODE[c]: BIT[c] for c in cards} for n, cards in DECK_CARDS.items()}
+
+# OUT_SEATS[out]: the seats set in the seat bit mask ``out``, as the view lists them.
+OUT_SEATS = tuple(tuple(s for s in range(4) if out >> s & 1) for out in range(16))
+
+
+def _hand_order(trump: int, card: int) -> int:
+    """Where a card sorts in a hand: trumps first, then suit by suit, high to low (no two
+    cards of a deck tie, so one int per card is the whole order)."""
+    suit = ESUIT[trump][card]
+    return (suit != trump) * 1000 + suit * 100 - STRENGTH[trump][card]
+
+
+def _hand_card(trump: int, card: int) -> HandCard:
+    caption = None
+    if trump != NO_TRUMP:
+        if card == right_bower(trump):
+            caption = CAPTION_RIGHT
+        elif card == left_bower(trump):
+            caption = CAPTION_LEFT
+    return HandCard(CODE[card], caption)
+
+
+# HAND_ORDER[trump][card] and HAND_CARD[trump][card] (trump 4: none named yet): the view shows
+# hands with these very objects, built once, in this order.
+HAND_ORDER = tuple(tuple(_hand_order(t, c) for c in range(32)) for t in range(5))
+HAND_CARD = tuple(tuple(_hand_card(t, c) for c in range(32)) for t in range(5))
 
 # Phases.
 DEAL, ROUND1, ROUND2, DISCARDING, DEFENDING, PLAYING, OVER = range(7)
@@ -347,8 +383,8 @@ class EuchreState:
     """One moment of a game. Never changed after it is built (see the module docstring)."""
 
     __slots__ = (
-        "_deal", "_legal", "best_power", "best_seat", "follow", "hand", "hands", "leader",
-        "phase", "power", "progress", "trick", "tricks", "turn", "won",
+        "_deal", "_legal", "_trick_views", "best_power", "best_seat", "follow", "hand", "hands",
+        "leader", "phase", "power", "progress", "trick", "tricks", "turn", "won",
     )
     progress: Progress
     hand: HandInfo | None
@@ -365,6 +401,8 @@ class EuchreState:
     won: tuple[int, int]
     _legal: tuple[Any, ...] | None
     _deal: tuple[Deal, tuple[int, int, int, int], int, int] | None  # memo of chance_outcome
+    # Memo of ``tricks`` as views: every state of a trick shares it, as they share ``tricks``.
+    _trick_views: tuple[TrickView, ...] | None
 
     def copy(self) -> EuchreState:
         s = EuchreState.__new__(EuchreState)
@@ -380,6 +418,7 @@ class EuchreState:
         s.best_seat = self.best_seat
         s.best_power = self.best_power
         s.tricks = self.tricks
+        s._trick_views = self._trick_views
         s.won = self.won
         s._legal = None
         s._deal = None
@@ -455,6 +494,7 @@ def _clear_tricks(s: EuchreState) -> None:
     s.best_seat = -1
     s.best_power = -1
     s.tricks = ()
+    s._trick_views = ()
     s.won = (0, 0)
 
 
@@ -536,7 +576,7 @@ class Euchre(Game[EuchreState]):
             deck[0:3], deck[3:5], deck[5:8], deck[8:10],
             deck[10:12], deck[12:15], deck[15:17], deck[17:20],
         )
-        deal = Deal(dealer, packets, deck[20], deck[21:])
+        deal = _frozen(Deal, dealer=dealer, packets=packets, turned=deck[20], rest=deck[21:])
         # Keep the deal in integer form too: applying the very outcome drawn here needs no
         # second check (a pinned or decoded deal is another object and is checked in full).
         bits = pick(_DECK_BITS[n])  # distinct bits: a sum is their union
@@ -740,10 +780,12 @@ class Euchre(Game[EuchreState]):
                 s.best_seat = best_seat
                 s.best_power = best_power
                 s.tricks = state.tricks
+                s._trick_views = state._trick_views
                 s.won = state.won
                 return s
             # The trick is complete: its winner leads the next one.
             s.tricks = tricks = (*state.tricks, (leader, trick, best_seat))
+            s._trick_views = None
             won = state.won
             s.won = (won[0] + 1, won[1]) if best_seat % 2 == 0 else (won[0], won[1] + 1)
             s.trick = ()
@@ -940,7 +982,8 @@ class Euchre(Game[EuchreState]):
         assert hand is not None
         p = s.progress
         score = (p.score[0] + points[0], p.score[1] + points[1])
-        last = HandResult(
+        last = _frozen(
+            HandResult,
             hand=hand.number,
             dealer=hand.dealer,
             result=key,
@@ -978,11 +1021,13 @@ class Euchre(Game[EuchreState]):
         trump = hand.trump if hand is not None else NO_TRUMP
         mine: tuple[HandCard, ...] = ()
         if seat is not None:
-            mine = self._hand_cards(state.hands[seat], trump)
+            mine = tuple(map(HAND_CARD[trump].__getitem__,
+                             sorted(cards_of(state.hands[seat]), key=HAND_ORDER[trump].__getitem__)))
         discard = None
         if hand is not None and seat == hand.dealer and hand.discard >= 0:
             discard = CODE[hand.discard]
-        return EuchreView(
+        return _frozen(
+            EuchreView,
             seat=seat,
             side=None if seat is None else seat % 2,
             phase=phase,
@@ -1002,34 +1047,23 @@ class Euchre(Game[EuchreState]):
             alone=hand.alone if hand is not None else False,
             lone_defender=hand.lone_defender
             if hand is not None and hand.lone_defender >= 0 else None,
-            sitting_out=() if hand is None else tuple(s for s in range(4) if hand.out >> s & 1),
+            sitting_out=() if hand is None else OUT_SEATS[hand.out],
             leader=state.leader if state.leader >= 0 else None,
             trick=state.trick,
-            tricks=tuple(TrickView(*t) for t in state.tricks),
+            tricks=self._trick_views(state),
             tricks_won=state.won,
             score=state.score,
             hand=mine,
-            hand_counts=tuple(h.bit_count() for h in state.hands),
+            hand_counts=tuple(map(int.bit_count, state.hands)),
             discard=discard,
             last_hand=state.last,
         )
 
-    def _hand_cards(self, mask: int, trump: int) -> tuple[HandCard, ...]:
-        """The seat's cards, trumps first, then suit by suit, high to low."""
-        strength = STRENGTH[trump]
-        esuit = ESUIT[trump]
-        cards = sorted(cards_of(mask),
-                       key=lambda c: (esuit[c] != trump, esuit[c], -strength[c]))
-        out = []
-        for c in cards:
-            caption = None
-            if trump != NO_TRUMP:
-                if c == right_bower(trump):
-                    caption = CAPTION_RIGHT
-                elif c == left_bower(trump):
-                    caption = CAPTION_LEFT
-            out.append(HandCard(CODE[c], caption))
-        return tuple(out)
+    def _trick_views(self, state: EuchreState) -> tuple[TrickView, ...]:
+        views = state._trick_views
+        if views is None:
+            views = state._trick_views = tuple(TrickView(*t) for t in state.tricks)
+        return views
 
     # -- hidden information ---------------------------------------------------------------------
     def resample_hidden(

@@ -7,9 +7,11 @@ but the dealer), in random games with every option varied, against the true stat
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
+import msgspec
 import pytest
 
 from engine.codec import to_data
@@ -181,3 +183,27 @@ def test_a_view_of_no_seat_is_refused() -> None:
         m.view(4)
     assert view(m, None).seat is None and view(m, None).side is None
     assert Pass() in m.legal(0)
+
+
+def test_views_built_without_init_equal_views_built_by_it() -> None:
+    """The view, the hand result and the deal skip their dataclass ``__init__`` for speed: each
+    must be the very instance the constructor builds, field for field, and stay frozen."""
+    m = Match.start(GAME, 4, {}, 11)
+    rng = random.Random(11)
+    built = []
+    while m.outcome() is None:
+        seat = m.to_act()[0]
+        legal = m.legal(seat)
+        m.act(seat, legal[rng.randrange(len(legal))])
+        if m.state.last is not None and m.chance_pending():
+            built += [m.view(0), m.view(None), m.state.last, m.game.chance_outcome(m.state)]
+        m.resolve_chance()
+    assert len(built) > 8
+    for obj in built:
+        names = [f.name for f in dataclasses.fields(obj)]
+        assert list(vars(obj)) == names
+        again = type(obj)(**{n: getattr(obj, n) for n in names})
+        assert again == obj and hash(again) == hash(obj) and repr(again) == repr(obj)
+        assert msgspec.json.encode(to_data(again)) == msgspec.json.encode(to_data(obj))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, names[0], None)
