@@ -23,6 +23,7 @@ are printed.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import json
 import os
@@ -45,6 +46,8 @@ TAIL_SECONDS = 1.0  # after the window, replies to intents sent inside it may st
 BEAT_SECONDS = 0.5  # how often seats are checked for the heartbeat
 STDIN_LIMIT = 1 << 26  # the job line (every table's join code) is far smaller
 
+MAX_EVENTS = 256  # per poll (Python allocates room for this many each call); more wait
+DECODE = lean.decoder.decode
 IN_EVENTS = select.EPOLLIN | select.EPOLLERR | select.EPOLLHUP
 OUT_EVENTS = select.EPOLLOUT
 
@@ -185,7 +188,7 @@ class Player:
                 timeout = timers[0][0] - now
             if self.go and self.next_beat - now < timeout:
                 timeout = self.next_beat - now
-            for fd, ev in poll(max(timeout, 0.0)):
+            for fd, ev in poll(max(timeout, 0.0), MAX_EVENTS):
                 seat = by_fd.get(fd)
                 if seat is None:
                     if fd == 0:
@@ -209,7 +212,7 @@ class Player:
         table = s.table
         arrivals = table.arrivals[s.seat]
         totals = self.totals
-        decode = lean.decoder.decode
+        decode = DECODE
         tid = table.id
         wake = False
         for line in frames:
@@ -256,7 +259,9 @@ class Player:
                 return
         if wake and self.go:
             s.last_wake = now
-            self.consider(s, now)
+            latest = s.latest
+            if latest is not None and (latest.legal or latest.status == "finished"):
+                self.consider(s, now)  # else it has nothing to do
 
     def consider(self, s: Seat, now: float) -> None:
         """What the seat does on news: ask for a rematch, move now, or move later."""
@@ -364,7 +369,14 @@ class Player:
             s.last_wake = now
             if s.alive:
                 self.consider(s, now)
-        self.pump(self.window[1] + TAIL_SECONDS)
+        # Nothing made while playing holds a reference cycle, so reference counting frees
+        # it all: the collector would only walk the samples, again and again.
+        gc.freeze()
+        gc.disable()
+        try:
+            self.pump(self.window[1] + TAIL_SECONDS)
+        finally:
+            gc.enable()
 
     def close(self) -> None:
         for s in list(self.by_fd.values()):
