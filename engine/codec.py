@@ -136,7 +136,7 @@ def to_wire(obj: Any) -> Any:
         if t in _SCALARS:
             return obj
         if t is tuple or t is list:
-            return [x if type(x) in _SCALARS else to_wire(x) for x in obj]
+            return _wire_items(obj)
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
             spec = _wire_spec(t)
         else:
@@ -145,8 +145,9 @@ def to_wire(obj: Any) -> Any:
     fields = getattr(obj, "__dict__", None)
     if fields is not None and len(fields) == len(names):
         # A dataclass's __init__ sets its fields in order, so its __dict__ is the fields
-        # (one C-level copy); anything else set on it (slots, extra attributes) is read
-        # field by field.
+        # (one C-level copy; a game that fills a view in without __init__ must keep that
+        # order, which the conformance tests check); anything else (slots, extra
+        # attributes) is read field by field.
         out: dict[str, Any] = {"type": tag, **fields}
     else:
         out = {"type": tag}
@@ -155,6 +156,25 @@ def to_wire(obj: Any) -> Any:
         value = out[name]
         if type(value) not in _SCALARS:
             out[name] = to_wire(value)
+    return out
+
+
+def _wire_items(items: Iterable[Any]) -> list[Any]:
+    """A tuple's items, a dataclass with no field to walk (a card, a bid) done in line: the
+    hands, tricks and legal actions of every view are lists of those."""
+    out: list[Any] = []
+    for x in items:
+        t = type(x)
+        if t in _SCALARS:
+            out.append(x)
+            continue
+        spec = _WIRE.get(t)
+        fields = getattr(x, "__dict__", None)
+        if spec is not None and not spec[3] and fields is not None and \
+                len(fields) == len(spec[1]):
+            out.append({"type": spec[0], **fields})
+        else:
+            out.append(to_wire(x))
     return out
 
 

@@ -48,9 +48,8 @@ class WebSocketLink:
         self._addresses = ((str(server[0]), int(server[1])), (client.host, client.port)) \
             if client and server else None
         self._closed = False
-        # Sends may come from several tasks of the session (replies, table broadcasts): keep
-        # each frame whole and in order.
-        self._send_lock = trio.Lock()
+        # No lock around sends: the session's one sender task is the only writer, and
+        # hypercorn serialises its own writes to the socket.
 
     @property
     def closed(self) -> bool:
@@ -79,13 +78,11 @@ class WebSocketLink:
     async def send(self, frame: bytes) -> None:
         if self._closed:
             raise LinkClosed("websocket closed")
-        text = frame.decode("utf-8")
-        async with self._send_lock:
-            try:
-                await self._ws.send_text(text)
-            except (WebSocketDisconnect, RuntimeError, OSError) as e:
-                self._closed = True
-                raise LinkClosed("websocket closed") from e
+        try:
+            await self._ws.send_text(frame.decode("utf-8"))
+        except (WebSocketDisconnect, RuntimeError, OSError) as e:
+            self._closed = True
+            raise LinkClosed("websocket closed") from e
 
     def abort(self) -> None:
         """Shut the TCP connection down now, even under a write that is blocked (see above)."""
