@@ -26,6 +26,7 @@ This module must never do I/O, read the clock, or use the global random generato
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
 from abc import ABC, abstractmethod
@@ -67,7 +68,16 @@ def chance_rng(seed: int, index: int) -> random.Random:
     drawn had it never stopped, with no generator state to store.
     """
     digest = hashlib.blake2b(f"tablebox:{seed}:{index}".encode(), digest_size=16).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    # What random.Random(n) builds (for an int its __init__ only runs the C seed and clears
+    # gauss_next), minus two Python-level calls: this runs once per deal, in every game.
+    rng = _new_random(random.Random)
+    _c_seed(rng, int.from_bytes(digest, "big"))
+    rng.gauss_next = None  # type: ignore[attr-defined]  # set by Random.__init__, not typed
+    return rng
+
+
+_new_random = random.Random.__new__
+_c_seed = _random.Random.seed
 
 
 class Game(ABC, Generic[S]):

@@ -463,7 +463,8 @@ def shuffled_order(n: int, rng: random.Random) -> list[int]:
     Everything runs in C: several times faster than ``rng.shuffle``, which calls back into
     Python once per card.
     """
-    keys = _KEYS[n].unpack(rng.randbytes(4 * n))
+    # Exactly rng.randbytes(4 * n) as Python 3.11 defines it, without its Python-level call.
+    keys = _KEYS[n].unpack(rng.getrandbits(32 * n).to_bytes(4 * n, "little"))
     return sorted(range(n), key=keys.__getitem__)
 
 

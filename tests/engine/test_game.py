@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 
 from engine.game import chance_rng
 
@@ -30,3 +31,13 @@ def test_chance_generators_are_independent_of_each_other() -> None:
     chance_rng(3, 1).randbytes(1000)
     assert chance_rng(3, 2).getrandbits(64) == a
     assert chance_rng(3, 1).getrandbits(64) != a
+
+
+def test_the_generator_is_the_one_random_random_builds_from_the_digest() -> None:
+    """chance_rng skips Random.__init__ for speed; its full state (gauss_next included) must be
+    what the plain constructor gives for the same seed digest."""
+    for seed, index in ((0, 0), (5, 17), (2**62 - 1, 3)):
+        text = f"tablebox:{seed}:{index}".encode()
+        n = int.from_bytes(hashlib.blake2b(text, digest_size=16).digest(), "big")
+        assert chance_rng(seed, index).getstate() == random.Random(n).getstate()
+        assert chance_rng(seed, index).gauss(0, 1) == random.Random(n).gauss(0, 1)
