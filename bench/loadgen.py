@@ -53,6 +53,8 @@ OUT_EVENTS = select.EPOLLOUT
 
 
 class Table:
+    """A table as its four seats here see it: when each seat first saw each version."""
+
     __slots__ = ("arrivals", "code", "id", "tid")
 
     def __init__(self, tid: str, code: str) -> None:
@@ -64,6 +66,8 @@ class Table:
 
 
 class Totals:
+    """What this process measured, summed over its seats."""
+
     __slots__ = ("errors", "own", "pings", "rejects", "rematches", "sent", "state_bytes",
                  "states")
 
