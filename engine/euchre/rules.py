@@ -229,6 +229,14 @@ ORDER_UP_ALONE = OrderUp(True)
 DEFEND_ALONE = DefendAlone()
 DEFEND_WITH_PARTNER = DefendWithPartner()
 NAME = tuple((NameTrump(s, False), NameTrump(s, True)) for s in SUITS)
+# ROUND2_NAMES[barred][alone allowed]: what may be named in round two, suit by suit.
+ROUND2_NAMES = tuple(
+    tuple(
+        tuple(a for s in range(4) if s != barred for a in (NAME[s] if alone else NAME[s][:1]))
+        for alone in (False, True)
+    )
+    for barred in range(4)
+)
 PLAY = tuple(Play(CODE[c]) for c in range(32))
 DISCARD = tuple(Discard(CODE[c]) for c in range(32))
 PASS_BID = tuple({r: Bid(seat, r, "pass") for r in (1, 2)} for seat in range(4))
@@ -694,24 +702,11 @@ class Euchre(Game[EuchreState]):
         ph = state.phase
         hand = state.hand
         assert hand is not None
-        if ph == PLAYING:
-            mask = state.hands[seat]
-            mask = mask & state.follow or mask
-            return _mask_actions(PLAY_BYTES, mask)
         if ph == ROUND1:
             return (PASS, ORDER_UP, ORDER_UP_ALONE) if state.rules.going_alone else (PASS, ORDER_UP)
         if ph == ROUND2:
-            barred = SUIT_OF[hand.turned]
-            alone = state.rules.going_alone
-            out: list[Any] = []
-            if not (state.rules.stick_the_dealer and seat == hand.dealer):
-                out.append(PASS)
-            for s in range(4):
-                if s != barred:
-                    out.append(NAME[s][0])
-                    if alone:
-                        out.append(NAME[s][1])
-            return tuple(out)
+            names = ROUND2_NAMES[SUIT_OF[hand.turned]][state.rules.going_alone]
+            return names if state.rules.stick_the_dealer and seat == hand.dealer else (PASS, *names)
         if ph == DISCARDING:
             return _mask_actions(DISCARD_BYTES, state.hands[seat])
         if ph == DEFENDING:
@@ -828,7 +823,7 @@ class Euchre(Game[EuchreState]):
     def _round_one(self, state: EuchreState, seat: int, action: Any) -> EuchreState:
         hand = state.hand
         assert hand is not None
-        if action == PASS:
+        if action.__class__ is Pass:  # no fields: the class is the whole comparison
             h = hand.copy()
             h.bids = (*hand.bids, PASS_BID[seat][1])
             s = state.copy()
@@ -859,7 +854,7 @@ class Euchre(Game[EuchreState]):
     def _round_two(self, state: EuchreState, seat: int, action: Any) -> EuchreState:
         hand = state.hand
         assert hand is not None
-        if action == PASS:
+        if action.__class__ is Pass:  # no fields: the class is the whole comparison
             if seat == hand.dealer and state.rules.stick_the_dealer:
                 raise _illegal(DEALER_MUST_NAME, "stick the dealer: the dealer must name trump")
             h = hand.copy()
