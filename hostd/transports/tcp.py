@@ -28,34 +28,28 @@ LinkHandler = Callable[[FrameLink], Awaitable[None]]
 READ_BYTES = 65536
 
 
-class StreamLink:
-    """A trio stream as a ``FrameLink`` of NDJSON lines."""
+class StreamWriter:
+    """Writes a link's frames to a trio stream, in order; straight to the socket when it can.
 
-    def __init__(self, stream: trio.abc.Stream, peer: str, transport: str = "tcp") -> None:
+    ``write_now`` is the connection outbox's fast path (``ConnHandle.direct``): while nothing
+    is queued it writes a frame without awaiting anything, and keeps what the socket did not
+    take for the next ``send_many``, which writes it first. A write the link makes itself
+    (a WebSocket pong or close, under ``lock``) may be under way: then ``write_now`` keeps
+    the whole frame for the next write, so bytes never interleave.
+    """
+
+    def __init__(self, stream: trio.abc.Stream, *, lock: bool = False) -> None:
         self.stream = stream
-        self.peer = peer
-        self.transport = transport
-        self._splitter = NDJSONSplitter()
-        self._pending: deque[bytes | FrameError] = deque()
         self._closed = False
         self._tail = b""  # what a direct write left unwritten: the next write starts with it
+        self._busy = False  # an awaited write is under way
+        self._lock = trio.Lock() if lock else None  # more than one task writes
         # A socket's descriptor (trio keeps it non-blocking) for writes that need no wait.
         self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
 
-    async def receive(self) -> bytes | FrameError:
-        while not self._pending:
-            if self._closed:
-                raise LinkClosed("closed")
-            try:
-                data = await self.stream.receive_some(READ_BYTES)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
-                self._closed = True
-                raise LinkClosed(str(e) or type(e).__name__) from None
-            if not data:
-                self._closed = True
-                raise LinkClosed("end of stream")
-            self._pending.extend(self._splitter.feed(bytes(data)))
-        return self._pending.popleft()
+    def wire(self, frame: bytes) -> bytes:
+        """One frame as its bytes on the link."""
+        raise NotImplementedError
 
     async def send(self, frame: bytes) -> None:
         await self.send_many([frame])
@@ -65,15 +59,30 @@ class StreamLink:
 
         An empty frame adds nothing: it only has the left-over written.
         """
-        data = self._tail + b"".join([f + b"\n" for f in frames if f])
-        self._tail = b""
-        if not data:
-            return
+        await self.write(b"".join([self.wire(f) for f in frames if f]))
+
+    async def write(self, data: bytes) -> None:
+        """``data`` (already on-the-wire bytes) after anything left over, awaited."""
+        if self._closed:
+            raise LinkClosed("closed")
+        if self._lock is None:
+            await self._write(data)
+        else:
+            async with self._lock:
+                await self._write(data)
+
+    async def _write(self, data: bytes) -> None:
+        self._busy = True
         try:
-            await self.stream.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+            data, self._tail = self._tail + data, b""
+            if data:
+                await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, trio.BusyResourceError,
+                OSError) as e:
             self._closed = True
             raise LinkClosed(str(e) or type(e).__name__) from None
+        finally:
+            self._busy = False
 
     def direct_writer(self) -> Callable[[bytes], bool] | None:
         """``write_now`` when this link is a socket (no other stream can be written unawaited)."""
@@ -82,12 +91,15 @@ class StreamLink:
     def write_now(self, frame: bytes) -> bool:
         """Write ``frame`` as far as the socket takes it without waiting; True if all of it.
 
-        The caller must not call this while a ``send_many`` is under way or left-over bytes
-        wait (the connection's outbox knows): that keeps the bytes in order.
+        The caller must not call this while frames it gave ``send_many`` wait (the
+        connection's outbox knows): that keeps them in order.
         """
         if self._closed:
             raise LinkClosed("closed")
-        data = frame + b"\n"
+        data = self.wire(frame)
+        if self._busy or self._tail:
+            self._tail += data
+            return False
         try:
             n = os.write(self._fd, data)
         except BlockingIOError:
@@ -106,6 +118,35 @@ class StreamLink:
             await self.stream.aclose()
 
 
+class StreamLink(StreamWriter):
+    """A trio stream as a ``FrameLink`` of NDJSON lines."""
+
+    def __init__(self, stream: trio.abc.Stream, peer: str, transport: str = "tcp") -> None:
+        super().__init__(stream)
+        self.peer = peer
+        self.transport = transport
+        self._splitter = NDJSONSplitter()
+        self._pending: deque[bytes | FrameError] = deque()
+
+    def wire(self, frame: bytes) -> bytes:
+        return frame + b"\n"
+
+    async def receive(self) -> bytes | FrameError:
+        while not self._pending:
+            if self._closed:
+                raise LinkClosed("closed")
+            try:
+                data = await self.stream.receive_some(READ_BYTES)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+                self._closed = True
+                raise LinkClosed(str(e) or type(e).__name__) from None
+            if not data:
+                self._closed = True
+                raise LinkClosed("end of stream")
+            self._pending.extend(self._splitter.feed(bytes(data)))
+        return self._pending.popleft()
+
+
 async def serve_ndjson_stream(stream: trio.abc.Stream, peer: str, transport: str,
                               handle_link: LinkHandler) -> None:
     """Run the session handler over ``stream`` with NDJSON framing; close it afterwards."""
@@ -119,7 +160,7 @@ async def serve_ndjson_stream(stream: trio.abc.Stream, peer: str, transport: str
         await link.aclose()
 
 
-def _peer(stream: trio.SocketStream) -> str:
+def peer_of(stream: trio.SocketStream) -> str:
     try:
         addr = stream.socket.getpeername()
     except OSError:
@@ -141,7 +182,7 @@ async def serve_tcp(bind: str, port: int, handle_link: LinkHandler, *,
     log.info("tcp_listening", bind=bind, port=bound)
 
     async def handler(stream: trio.SocketStream) -> None:
-        await serve_ndjson_stream(stream, _peer(stream), "tcp", handle_link)
+        await serve_ndjson_stream(stream, peer_of(stream), "tcp", handle_link)
 
     async with trio.open_nursery() as nursery:
         await nursery.start(partial(trio.serve_listeners, handler, listeners,

@@ -18,6 +18,7 @@ web client's directory through the import system without importing it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import ipaddress
@@ -25,7 +26,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import segno
@@ -33,7 +34,7 @@ import trio
 from hypercorn.config import Config as HypercornConfig
 from hypercorn.trio import run as hypercorn_run
 from hypercorn.trio import serve
-from hypercorn.trio.tcp_server import TCPServer
+from hypercorn.trio.tcp_server import MAX_RECV, TCPServer
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -45,7 +46,8 @@ from starlette.websockets import WebSocket
 from hostd.config import Config
 from hostd.logs import get_logger
 from hostd.transports.base import FrameLink
-from hostd.transports.websocket import HARD_LIMIT, WebSocketLink
+from hostd.transports.tcp import peer_of
+from hostd.transports.websocket import HARD_LIMIT, WebSocketLink, is_upgrade_to, serve_websocket
 
 log = get_logger(__name__)
 
@@ -188,6 +190,9 @@ def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlet
     ]
     app = Starlette(routes=routes)
     app.add_middleware(_Headers)
+    # Upgrades to /ws are served before hypercorn sees them (_OneConnection); the route
+    # above is what a client gets if one reaches it all the same.
+    app.state.handle_link = handle_link
     return app
 
 
@@ -201,6 +206,14 @@ class _OneConnection(TCPServer):
     """
 
     async def run(self) -> None:
+        handle_link = getattr(getattr(getattr(self.app, "app", None), "state", None),
+                              "handle_link", None)
+        if handle_link is not None and isinstance(self.stream, trio.SocketStream):
+            head = await self._take_websocket(handle_link)
+            if head is None:
+                return
+            # Anything else is hypercorn's, the bytes read so far included.
+            self.stream = _Replay(self.stream, head)
         try:
             await super().run()
         except BaseExceptionGroup as group:
@@ -212,6 +225,53 @@ class _OneConnection(TCPServer):
                 raise keep from None
         except Exception as e:
             log.warning("http_connection_failed", error=type(e).__name__)
+
+
+    async def _take_websocket(self, handle_link: LinkHandler) -> bytes | None:
+        """Read the request head as far as it tells whether it is an upgrade to ``/ws``:
+        serve that WebSocket here (``serve_websocket``: see ``RawWebSocketLink`` for why)
+        and give None; otherwise the bytes read, for hypercorn. Bounded in bytes and in
+        time (hypercorn's keep-alive timeout): a head that never ends is closed."""
+        stream = cast(trio.SocketStream, self.stream)
+        head = b""
+        verdict: bool | None = None
+        with trio.move_on_after(self.config.keep_alive_timeout):
+            while verdict is None:
+                try:
+                    chunk = await stream.receive_some(MAX_RECV)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    chunk = b""
+                if not chunk:
+                    break
+                head += chunk
+                verdict = is_upgrade_to(b"/ws", head)
+        if verdict is False:
+            return head
+        try:
+            if verdict:
+                await serve_websocket(stream, head, peer_of(stream), handle_link)
+        finally:
+            with trio.CancelScope(shield=True), contextlib.suppress(
+                    trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await stream.aclose()
+        return None
+
+
+class _Replay:
+    """A stream that gives back the bytes already read from it before reading more."""
+
+    def __init__(self, stream: trio.SocketStream, head: bytes) -> None:
+        self._stream = stream
+        self._head = head
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        if self._head:
+            head, self._head = self._head, b""
+            return head
+        return await self._stream.receive_some(max_bytes)
 
 
 # hypercorn's trio worker builds each connection from this module-level name.

@@ -88,3 +88,28 @@ async def test_a_message_over_the_hard_limit_closes_the_link(nursery: trio.Nurse
     async with ws_client(port) as again:  # the port itself is fine
         await again.send_message("{}")
         assert await again.get_message() == "{}"
+
+
+def test_only_upgrades_to_ws_are_taken_from_hypercorn() -> None:
+    from hostd.transports.websocket import is_upgrade_to
+
+    up = (b"GET /ws?x=1 HTTP/1.1\r\nHost: b\r\nConnection: Upgrade\r\n"
+          b"Upgrade: WebSocket\r\n\r\n")
+    assert is_upgrade_to(b"/ws", up) is True
+    for i in (1, 5, 20, len(up) - 1):  # a head read in pieces: not known yet
+        assert is_upgrade_to(b"/ws", up[:i]) is None
+    assert is_upgrade_to(b"/ws", b"GET / HTTP/1.1\r\n\r\n") is False
+    assert is_upgrade_to(b"/ws", b"POST /ws HTTP/1.1\r\n") is False
+    assert is_upgrade_to(b"/ws", b"GET /wsx HTTP/1.1\r\nUpgrade: websocket\r\n\r\n") is False
+    assert is_upgrade_to(b"/ws", b"GET /ws HTTP/1.1\r\nHost: b\r\n\r\n") is False  # no upgrade
+    assert is_upgrade_to(b"/ws", b"GET /ws HTTP/1.1\r\n" + b"X: y\r\n" * 4000) is False
+
+
+async def test_pings_are_answered_and_the_close_handshake_is_done(nursery: trio.Nursery) -> None:
+    port = await start(nursery)
+    async with ws_client(port) as ws:
+        with trio.fail_after(5):
+            await ws.ping(b"are you there")  # returns once the matching pong is back
+        await ws.send_message('{"a":1}')
+        assert await ws.get_message() == '{"a":1}'
+    assert ws.closed is not None and ws.closed.code == 1000
