@@ -15,6 +15,7 @@ import os
 from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import cast
 
 import trio
 
@@ -147,17 +148,26 @@ class StreamLink(StreamWriter):
         return self._pending.popleft()
 
 
+async def run_session(link: StreamWriter | FrameLink, handle_link: LinkHandler, failed: str,
+                      **fields: str) -> None:
+    """Await the session handler on ``link``, then close the link.
+
+    The session handler catches its own errors; this last guard logs one as ``failed`` and
+    keeps it from the listener, so one connection never takes a port down.
+    """
+    try:
+        await handle_link(cast(FrameLink, link))
+    except Exception:
+        log.exception(failed, **fields)
+    finally:
+        await link.aclose()
+
+
 async def serve_ndjson_stream(stream: trio.abc.Stream, peer: str, transport: str,
                               handle_link: LinkHandler) -> None:
     """Run the session handler over ``stream`` with NDJSON framing; close it afterwards."""
-    link = StreamLink(stream, peer, transport)
-    try:
-        await handle_link(link)
-    except Exception:
-        # The session handler catches its own errors; this guard keeps the listener alive.
-        log.exception("stream_handler_failed", transport=transport)
-    finally:
-        await link.aclose()
+    await run_session(StreamLink(stream, peer, transport), handle_link, "stream_handler_failed",
+                      transport=transport)
 
 
 def peer_of(stream: trio.SocketStream) -> str:

@@ -50,14 +50,11 @@ from wsproto.events import (
 from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 
-from hostd.logs import get_logger
 from hostd.protocol import codes
 from hostd.protocol.framing import FrameError
 from hostd.protocol.messages import MAX_FRAME
 from hostd.transports.base import FrameLink, LinkClosed
-from hostd.transports.tcp import StreamWriter
-
-log = get_logger(__name__)
+from hostd.transports.tcp import StreamWriter, run_session
 
 HARD_LIMIT = 16 * MAX_FRAME  # bytes of one message hypercorn buffers before closing the link
 HEAD_BYTES = 16384  # a WebSocket upgrade request's head is at most this long
@@ -217,14 +214,8 @@ async def serve_websocket(stream: trio.SocketStream, head: bytes, peer: str,
         await stream.send_all(ws.send(AcceptConnection()))
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         return
-    link = RawWebSocketLink(stream, ws, peer, events[1:])
-    try:
-        await handle_link(link)
-    except Exception:
-        # The session handler catches its own errors; this guard keeps the port serving.
-        log.exception("websocket_handler_failed", peer=peer)
-    finally:
-        await link.aclose()
+    await run_session(RawWebSocketLink(stream, ws, peer, events[1:]), handle_link,
+                      "websocket_handler_failed", peer=peer)
 
 
 class WebSocketLink:

@@ -46,7 +46,7 @@ from starlette.websockets import WebSocket
 from hostd.config import Config
 from hostd.logs import get_logger
 from hostd.transports.base import FrameLink
-from hostd.transports.tcp import peer_of
+from hostd.transports.tcp import peer_of, run_session
 from hostd.transports.websocket import HARD_LIMIT, WebSocketLink, is_upgrade_to, serve_websocket
 
 log = get_logger(__name__)
@@ -161,14 +161,7 @@ def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlet
     async def ws_endpoint(ws: WebSocket) -> None:
         await ws.accept()
         link = WebSocketLink(ws)
-        try:
-            await handle_link(link)
-        except Exception:
-            # The session handler catches its own errors; this is the last guard so one bad
-            # connection never reaches hypercorn (and never takes the port down).
-            log.exception("websocket_handler_failed", peer=link.peer)
-        finally:
-            await link.aclose()
+        await run_session(link, handle_link, "websocket_handler_failed", peer=link.peer)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True})
