@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 import pytest
 
+from engine import selfplay
 from engine.euchre import GAME
 from engine.match import ActionStep, ChanceStep, Match
 
@@ -71,3 +72,15 @@ def test_seeded_games_with_every_view_are_unchanged(table: str) -> None:
 def test_the_bench_seeds_give_the_same_games() -> None:
     got = "".join(observed({}, seed, views=False) for seed in range(300))
     assert hashlib.sha256(got.encode()).hexdigest()[:16] == PINNED["bench"]
+
+
+def test_computer_players_play_the_same_games() -> None:
+    """The players read only views, so the same views must give the same self-play games."""
+    h = hashlib.sha256()
+    for seed in range(4):
+        result = selfplay.play("euchre", None, None, ["normal", "easy"], seed)
+        for step in result.match.steps:
+            h.update(repr((getattr(step, "seat", None), getattr(step, "action", None),
+                           getattr(step, "outcome", None))).encode())
+        h.update(repr(result.outcome).encode())
+    assert h.hexdigest()[:16] == "2b9fd98caa163078"
