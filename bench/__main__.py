@@ -1,7 +1,8 @@
 """``python -m bench [--quick] [--only NAME,...] [--json FILE]``: every benchmark in turn.
 
 What ``make bench`` runs (well under ten minutes on the 2-core development machine):
-engines and AI (``bench.engine``), the host under load (``bench.host``: paced latency at 1 to
+engines and AI (``bench.engine``), building and encoding each seat's view (``bench.views``),
+the host under load (``bench.host``: paced latency at 1 to
 500 tables, saturation, the floor, start-up), the log pipeline (``bench.logs``), the kiosk's
 frame time (``bench.kiosk``, with SDL's dummy drivers) and whether a computer player that
 thinks hard delays other tables (``bench.daemon``'s AI isolation, threads and processes).
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DEFAULT = ("engine", "host", "logs", "kiosk", "ai_isolation")
+DEFAULT = ("engine", "views", "host", "logs", "kiosk", "ai_isolation")
 HOST_ARGS: list[str] = []  # passed on to bench.host (``--nice``)
 
 
@@ -29,6 +30,12 @@ def engine(quick: bool) -> Any:
     from bench import engine as mod
 
     return mod.main(["--games", "20", "--decisions", "10"] if quick else [])
+
+
+def views(quick: bool) -> Any:
+    from bench import views as mod
+
+    return mod.main(["--games", "3"] if quick else ["--games", "100"])
 
 
 def host(quick: bool) -> Any:
@@ -69,7 +76,7 @@ def discovery(quick: bool) -> Any:
 
 
 RUNS: dict[str, Callable[[bool], Any]] = {
-    "engine": engine, "host": host, "logs": logs, "kiosk": kiosk,
+    "engine": engine, "views": views, "host": host, "logs": logs, "kiosk": kiosk,
     "ai_isolation": ai_isolation, "discovery": discovery,
 }
 

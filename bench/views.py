@@ -5,8 +5,9 @@ Run: ``.venv/bin/python -m bench.views [--games N] [--players N] [--game ID ...]
 A host renders every seat's view and legal actions after every step (``TableCore.payload``),
 so this plays random games through ``Match`` and, after each move, times ``view(seat)`` and
 ``legal(seat)`` for every seat of the state, the way a host meets them: a fresh state, then
-the seats one after another. The figure is the mean CPU time per seat; ``to_data`` is the
-generic codec's encoding of the same view (what the host pays next), for scale. The machine
+the seats one after another. The figure is the mean CPU time per seat; ``encode`` is the
+host's encoding of the same view and legal actions to JSON bytes (``encode_data``, what it
+pays next). The machine
 is shared and noisy: compare runs made back to back, and repeat them.
 """
 
@@ -20,14 +21,14 @@ import time
 from typing import Any
 
 from engine import registry
-from engine.codec import to_data
 from engine.match import Match
+from hostd.protocol.wire import encode_data
 
 PLAYERS = 4  # the table size the host benchmarks use
 
 
 def render(m: Match, spent: list[float]) -> None:
-    """Every seat's view, then every seat's legal actions, then ``to_data`` of each view,
+    """Every seat's view, then every seat's legal actions, then the encoding of both,
     timed into ``spent`` (same work as a host's view, legal, view, legal...: what is
     memoised is memoised per state). CPU time of this thread: on a shared machine wall time
     would also count the time spent waiting for a core."""
@@ -36,11 +37,11 @@ def render(m: Match, spent: list[float]) -> None:
     t0 = clock()
     views = [m.view(seat) for seat in seats]
     t1 = clock()
-    for seat in seats:
-        m.legal(seat)
+    legals = [m.legal(seat) for seat in seats]
     t2 = clock()
-    for v in views:
-        to_data(v)
+    for v, legal in zip(views, legals, strict=True):
+        encode_data(v)
+        encode_data(legal)
     t3 = clock()
     spent[0] += t1 - t0
     spent[1] += t2 - t1
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         else:
             print(f"{game_id} ({row['players']} players, {row['renders']} seat renders): "
                   f"view {row['view_us']} us + legal {row['legal_us']} us = "
-                  f"{row['view_legal_us']} us per seat (to_data {row['encode_us']} us)")
+                  f"{row['view_legal_us']} us per seat, encoding both {row['encode_us']} us")
     if not args.json:
         print(f"machine: {platform.machine()}, {platform.python_implementation()} "
               f"{platform.python_version()}")

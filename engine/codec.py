@@ -121,7 +121,10 @@ def _wire_spec(cls: type) -> tuple[str, tuple[str, ...], Callable[[Any], tuple[A
     return spec
 
 
-def to_wire(obj: Any) -> Any:
+Memo = dict[int, tuple[Any, Any]]  # id(value) -> (value, its to_wire), for one render
+
+
+def to_wire(obj: Any, memo: Memo | None = None) -> Any:
     """``to_data`` for a JSON encoder that takes tuples (msgspec): the same JSON, faster.
 
     The host renders a view and the legal actions for every seat on every move. Here a
@@ -129,6 +132,11 @@ def to_wire(obj: Any) -> Any:
     of card codes) is handed to the encoder as it is instead of being walked item by item;
     the result may hold tuples, so it is only for encoding, never for comparing with decoded
     JSON. Encoding it gives byte for byte what encoding ``to_data`` gives (a test checks).
+
+    ``memo``, shared by the views of one state, walks a field's value once when the game
+    hands every seat the same object (the board's sequences, the tricks played): the memo
+    holds the value too, so its id cannot be reused while the memo lives. Values are never
+    changed (they are frozen), which is what makes sharing their encoding sound.
     """
     t = type(obj)
     spec = _WIRE.get(t)
@@ -136,7 +144,7 @@ def to_wire(obj: Any) -> Any:
         if t in _SCALARS:
             return obj
         if t is tuple or t is list:
-            return _wire_items(obj)
+            return _wire_items(obj, memo)
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
             spec = _wire_spec(t)
         else:
@@ -154,12 +162,19 @@ def to_wire(obj: Any) -> Any:
         out.update(zip(names, get(obj), strict=True))
     for name in walk:
         value = out[name]
-        if type(value) not in _SCALARS:
+        if type(value) in _SCALARS:
+            continue
+        if memo is None:
             out[name] = to_wire(value)
+            continue
+        hit = memo.get(id(value))
+        if hit is None or hit[0] is not value:
+            hit = memo[id(value)] = (value, to_wire(value, memo))
+        out[name] = hit[1]
     return out
 
 
-def _wire_items(items: Iterable[Any]) -> list[Any]:
+def _wire_items(items: Iterable[Any], memo: Memo | None = None) -> list[Any]:
     """A tuple's items, a dataclass with no field to walk (a card, a bid) done in line: the
     hands, tricks and legal actions of every view are lists of those."""
     out: list[Any] = []
@@ -174,7 +189,7 @@ def _wire_items(items: Iterable[Any]) -> list[Any]:
                 len(fields) == len(spec[1]):
             out.append({"type": spec[0], **fields})
         else:
-            out.append(to_wire(x))
+            out.append(to_wire(x, memo))
     return out
 
 

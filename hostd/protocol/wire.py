@@ -15,13 +15,14 @@ from typing import Any
 
 import msgspec
 
-from engine.codec import to_data, to_wire
+from engine.codec import Memo, to_data, to_wire
 
 _encoder = msgspec.json.Encoder()
 
-__all__ = ["encode_data", "to_data"]
+__all__ = ["Memo", "encode_data", "to_data"]
 
 
-def encode_data(obj: Any) -> bytes:
-    """The JSON bytes of plain game data: exactly ``to_data``'s, encoded."""
-    return _encoder.encode(to_wire(obj))
+def encode_data(obj: Any, memo: Memo | None = None) -> bytes:
+    """The JSON bytes of plain game data: exactly ``to_data``'s, encoded. ``memo``: one dict
+    for the views of one state (see ``to_wire``)."""
+    return _encoder.encode(to_wire(obj, memo))

@@ -48,7 +48,7 @@ from hostd.protocol.messages import (
     Text,
     encode,
 )
-from hostd.protocol.wire import encode_data
+from hostd.protocol.wire import Memo, encode_data
 
 Event = tuple[str, dict[str, Any]]
 Status = Literal["playing", "finished", "closed"]
@@ -310,10 +310,11 @@ class TableCore:
         return rec
 
     # -- rendering ------------------------------------------------------------------------------
-    def payload(self, seat: int | None) -> tuple[bytes, bytes]:
-        """The JSON of ``seat``'s view and legal actions now (and its staleness mark)."""
+    def payload(self, seat: int | None, memo: Memo | None = None) -> tuple[bytes, bytes]:
+        """The JSON of ``seat``'s view and legal actions now (and its staleness mark).
+        ``memo``: shared by the seats rendered for one state."""
         m = self.match
-        view = encode_data(m.view(seat))
+        view = encode_data(m.view(seat), memo)
         legal = (encode_data(m.legal(seat)) if seat is not None and self.status == "playing"
                  else b"[]")
         if seat is not None:
@@ -355,10 +356,11 @@ class TableCore:
             seats = self.seat_summaries()
             payloads: dict[int | None, tuple[bytes, bytes]] = {}
             frames: dict[int | None, bytes] = {}
+            memo: Memo = {}
             reply_conn, reply_re = effects.reply if effects.reply else (None, None)
             for conn, seat in self.watchers.items():
                 if seat not in payloads:
-                    payloads[seat] = self.payload(seat)
+                    payloads[seat] = self.payload(seat, memo)
                 if conn == reply_conn and reply_re is not None:
                     out.append((conn, encode(self.state(
                         seat, deadline=deadline, re=reply_re, seats=seats, ai_speed=ai_speed,

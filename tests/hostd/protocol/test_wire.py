@@ -14,7 +14,7 @@ from engine import registry
 from engine.codec import to_data
 from engine.errors import CodecError
 from engine.match import Match
-from hostd.protocol.wire import encode_data
+from hostd.protocol.wire import Memo, encode_data
 from tests.hostd.helpers import GAMES
 
 
@@ -27,9 +27,10 @@ def test_bytes_are_the_engine_codec_data(game: str) -> None:
         for step in range(400):
             if m.outcome() is not None:
                 break
+            memo: Memo = {}  # as the host renders: one memo for every seat of a state
             for seat in [None, *range(m.players)]:
                 view = m.view(seat)
-                assert encode_data(view) == _codec(view)
+                assert encode_data(view) == _codec(view) == encode_data(view, memo)
                 if seat is not None and step % 5 == 0:
                     legal = m.legal(seat)
                     assert encode_data(legal) == _codec(legal)
