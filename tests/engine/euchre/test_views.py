@@ -14,7 +14,7 @@ import random
 import msgspec
 import pytest
 
-from engine.codec import to_data
+from engine.codec import to_data, to_wire
 from engine.euchre import GAME
 from engine.euchre.rules import EuchreState, NameTrump, OrderUp, Pass, Play
 from engine.euchre.tables import CODE, cards_of
@@ -205,5 +205,6 @@ def test_views_built_without_init_equal_views_built_by_it() -> None:
         again = type(obj)(**{n: getattr(obj, n) for n in names})
         assert again == obj and hash(again) == hash(obj) and repr(again) == repr(obj)
         assert msgspec.json.encode(to_data(again)) == msgspec.json.encode(to_data(obj))
+        assert msgspec.json.encode(to_wire(again)) == msgspec.json.encode(to_wire(obj))
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(obj, names[0], None)
