@@ -28,14 +28,18 @@ def play_out(m: Match, choose: Callable[[int, tuple[Any, ...]], Any],
     """Drive ``m`` to its end (or until ``more()`` is false) with ``choose(seat, legal)``;
     the number of actions taken."""
     steps = 0
-    while m.outcome() is None and (more is None or more()):
-        seats = m.to_act()
+    # Reads go to the game itself, with the match's state, as a host's table does
+    # (``TableCore``); what changes the match (acting, chance) goes through the match, which
+    # keeps the history. A Match method per read would be a second Python frame each.
+    game = m.game
+    while game.outcome(m.state) is None and (more is None or more()):
+        seats = game.to_act(m.state)
         if not seats:
             if not m.resolve_chance():
                 break
             continue
         seat = seats[0]
-        m.act(seat, choose(seat, m.legal(seat)))
+        m.act(seat, choose(seat, game.legal_actions(m.state, seat)))
         m.resolve_chance()
         steps += 1
     return steps
