@@ -16,7 +16,6 @@ Never decides anything about a table; that is the hub's and the runners' job.
 from __future__ import annotations
 
 import contextlib
-import gc
 import importlib
 import importlib.util
 import signal
@@ -29,7 +28,7 @@ from typing import Any
 
 import trio
 
-from hostd import notify
+from hostd import gcpolicy, notify
 from hostd.config import Config
 from hostd.control import serve_control
 from hostd.logs import get_logger
@@ -107,13 +106,12 @@ async def serve(config: Config, *, ai_processes: int | None = None,
                 started = await _start_services(config, hub, on_link, conns, stop, web=web)
                 log.info("daemon_ready", tables=len(hub.tables), tcp_port=started.tcp_port,
                          http_port=started.http_port, seconds=round(time.perf_counter() - t0, 3))
-                # Everything alive now lives as long as the daemon: keep the collector from
-                # scanning it again and again (full collections paused moves for tens of ms).
-                gc.collect()
-                gc.freeze()
                 notify.ready(_status_line(hub))
                 task_status.started(started)
                 async with trio.open_nursery() as background:
+                    # Everything alive now lives as long as the daemon: frozen out of the
+                    # collector's scans, which from now on run on a clock.
+                    background.start_soon(gcpolicy.collect_on_a_clock)
                     background.start_soon(_watchdog, hub)
                     if handle_signals:
                         background.start_soon(_signals, stop)
