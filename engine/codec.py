@@ -121,6 +121,18 @@ def _wire_spec(cls: type) -> tuple[str, tuple[str, ...], Callable[[Any], tuple[A
     return spec
 
 
+def make_frozen(cls: type[T], /, **fields: Any) -> T:
+    """``cls(**fields)`` for a frozen dataclass given every one of its fields in the class's
+    order, built without the generated ``__init__``, which stores each field through
+    ``object.__setattr__``: for a view of twenty-odd fields, built for every seat on every
+    move, that cost as much as the rest of the view. The instance is the same (the fields
+    live in its ``__dict__``, in that order, which ``to_wire`` relies on); the games' view
+    tests compare the two ways."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
+
+
 Memo = dict[int, tuple[Any, Any]]  # id(value) -> (value, its to_wire), for one render
 
 

@@ -25,10 +25,11 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any
 
 from engine import errors
 from engine.catalogue import GameInfo, Option
+from engine.codec import make_frozen
 from engine.errors import IllegalAction, OptionError
 from engine.euchre.tables import (
     BIT,
@@ -49,7 +50,6 @@ from engine.euchre.tables import (
 )
 from engine.game import Game, Outcome, chance_rng
 
-T = TypeVar("T")
 HAND_SIZE = 5
 TRICKS = 5
 # The traditional packets: 3-2-3-2 round the table from the dealer's left, then 2-3-2-3. A
@@ -210,16 +210,6 @@ class EuchreView:
     hand_counts: tuple[int, ...]
     discard: str | None  # the dealer's own discard, in the dealer's view only
     last_hand: HandResult | None
-
-
-def _frozen(cls: type[T], **fields: Any) -> T:
-    """``cls(**fields)`` for a frozen dataclass given every one of its fields, built without
-    the generated ``__init__``, which stores each field through ``object.__setattr__``: that
-    was over half the cost of a view (28 fields), and hosts build one per seat per move. The
-    instance is the same (the fields live in its ``__dict__``); tests compare the two ways."""
-    obj = object.__new__(cls)
-    object.__setattr__(obj, "__dict__", fields)
-    return obj
 
 
 # -- interned actions and view pieces: legal_actions returns these very objects --------------
@@ -588,7 +578,7 @@ class Euchre(Game[EuchreState]):
             deck[0:3], deck[3:5], deck[5:8], deck[8:10],
             deck[10:12], deck[12:15], deck[15:17], deck[17:20],
         )
-        deal = _frozen(Deal, dealer=dealer, packets=packets, turned=deck[20], rest=deck[21:])
+        deal = make_frozen(Deal, dealer=dealer, packets=packets, turned=deck[20], rest=deck[21:])
         # Keep the deal in integer form too: applying the very outcome drawn here needs no
         # second check (a pinned or decoded deal is another object and is checked in full).
         bits = pick(_DECK_BITS[n])  # distinct bits: a sum is their union
@@ -981,7 +971,7 @@ class Euchre(Game[EuchreState]):
         assert hand is not None
         p = s.progress
         score = (p.score[0] + points[0], p.score[1] + points[1])
-        last = _frozen(
+        last = make_frozen(
             HandResult,
             hand=hand.number,
             dealer=hand.dealer,
@@ -1025,7 +1015,7 @@ class Euchre(Game[EuchreState]):
         discard = None
         if hand is not None and seat == hand.dealer and hand.discard >= 0:
             discard = CODE[hand.discard]
-        return _frozen(
+        return make_frozen(
             EuchreView,
             seat=seat,
             side=None if seat is None else seat % 2,

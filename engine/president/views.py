@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.codec import make_frozen
 from engine.president import cards as pc
 from engine.president.rules import PLAY, State, titles
 
@@ -132,15 +133,12 @@ def build_view(game: PresidentGame, state: State, seat: int | None) -> President
     if last_state is not state:
         public = _public(game, state)
         _last = (state, public)
-    # Filled in without PresidentView's __init__: a frozen dataclass sets its eighteen fields
-    # one object.__setattr__ at a time (longer than the rest of a seat's view); the values are
-    # the ones __init__ would store, in the same order.
-    view = object.__new__(PresidentView)
-    fields = view.__dict__
-    fields.update(public)
+    # The public fields in the view's order, then this seat's; built without __init__
+    # (make_frozen: longer than the rest of a seat's view otherwise).
+    fields = dict(public)
     if seat is not None:
         fields["seat"] = seat
         fields["hand"] = pc.codes(state.hands[seat])
         if state.legs:
             fields["exchange"] = _exchange(state, seat)
-    return view
+    return make_frozen(PresidentView, **fields)

@@ -21,6 +21,7 @@ from itertools import product
 from typing import Any
 
 from engine import errors
+from engine.codec import make_frozen
 from engine.errors import IllegalAction, OptionError
 from engine.game import Game, Outcome, chance_rng
 from engine.sequence import board as B
@@ -483,12 +484,9 @@ def build_view(st: State, seat: int | None) -> SequenceView:
     public = st._public
     if public is None:
         public = st._public = _public(st)
-    # Filled in without SequenceView's __init__: a frozen dataclass sets its nineteen fields
-    # one object.__setattr__ at a time (about as long as the rest of a seat's view); the
-    # values are the ones __init__ would store, in the same order.
-    view = object.__new__(SequenceView)
-    fields = view.__dict__
-    fields.update(public)
+    # The public fields in the view's order, then this seat's; built without __init__
+    # (make_frozen: about as long as the rest of a seat's view otherwise).
+    fields = dict(public)
     fields["seat"] = seat
     r = st.rules
     if seat is not None and 0 <= seat < r.players:
@@ -496,7 +494,7 @@ def build_view(st: State, seat: int | None) -> SequenceView:
         occ, card_mask, hand_card = st.occ, st.tables.card_mask, _HAND_CARD
         fields["hand"] = tuple([hand_card[c][occ & card_mask[c] == card_mask[c]]
                                 for c in st.hands[seat]])
-    return view
+    return make_frozen(SequenceView, **fields)
 
 
 GAME = SequenceGame()
