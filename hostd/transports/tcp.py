@@ -52,6 +52,20 @@ class StreamWriter:
         """One frame as its bytes on the link."""
         raise NotImplementedError
 
+    async def read_some(self) -> bytes:
+        """The next bytes the peer sent; LinkClosed at the end of the stream or on an error."""
+        if self._closed:
+            raise LinkClosed("closed")
+        try:
+            data = await self.stream.receive_some(READ_BYTES)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+            self._closed = True
+            raise LinkClosed(str(e) or type(e).__name__) from None
+        if not data:
+            self._closed = True
+            raise LinkClosed("end of stream")
+        return bytes(data)
+
     async def send(self, frame: bytes) -> None:
         await self.send_many([frame])
 
@@ -134,17 +148,7 @@ class StreamLink(StreamWriter):
 
     async def receive(self) -> bytes | FrameError:
         while not self._pending:
-            if self._closed:
-                raise LinkClosed("closed")
-            try:
-                data = await self.stream.receive_some(READ_BYTES)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
-                self._closed = True
-                raise LinkClosed(str(e) or type(e).__name__) from None
-            if not data:
-                self._closed = True
-                raise LinkClosed("end of stream")
-            self._pending.extend(self._splitter.feed(bytes(data)))
+            self._pending.extend(self._splitter.feed(await self.read_some()))
         return self._pending.popleft()
 
 

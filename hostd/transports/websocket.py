@@ -58,7 +58,6 @@ from hostd.transports.tcp import StreamWriter, run_session
 
 HARD_LIMIT = 16 * MAX_FRAME  # bytes of one message hypercorn buffers before closing the link
 HEAD_BYTES = 16384  # a WebSocket upgrade request's head is at most this long
-READ_BYTES = 65536
 _BAD_REQUEST = (b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
 
 
@@ -130,18 +129,9 @@ class RawWebSocketLink(StreamWriter):
                 got = await self._event(self._events.popleft())
                 if got is not None:
                     return got
-            if self._closed:
-                raise LinkClosed("websocket closed")
+            data = await self.read_some()
             try:
-                data = await self.stream.receive_some(READ_BYTES)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
-                self._closed = True
-                raise LinkClosed("websocket closed") from e
-            if not data:
-                self._closed = True
-                raise LinkClosed("websocket closed: end of stream")
-            try:
-                self._ws.receive_data(bytes(data))
+                self._ws.receive_data(data)
                 self._events.extend(self._ws.events())
             except LocalProtocolError:  # data after the close
                 self._closed = True
