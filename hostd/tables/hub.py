@@ -91,6 +91,7 @@ class ConnHandle:
         self.reason = key
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             self.outbox.send_nowait(encode(HostBye(reason=Text(key, dict(args)))))
+            self.queued += 1
         self.closed = True
         self.outbox.close()
         if self.reader is not None:

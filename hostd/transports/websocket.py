@@ -3,8 +3,9 @@
 Two links, the same rules. ``RawWebSocketLink`` is the one clients get: the HTTP port hands
 every upgrade to ``/ws`` to ``serve_websocket`` before hypercorn parses it, and frames are
 then written straight to the socket (see the class for why). ``WebSocketLink`` wraps an ASGI
-WebSocket (starlette, under hypercorn), for an upgrade that reaches the ASGI app all the same
-(a request head over ``HEAD_BYTES``).
+WebSocket (starlette, under hypercorn), for an upgrade that reaches the ASGI app all the same:
+one sent after another request on a kept-alive connection (only a connection's first request
+is looked at), or with a head over ``HEAD_BYTES``.
 
 One JSON object per text frame. This module owns only the framing rules of the link: a binary
 frame becomes ``FrameError(NOT_TEXT)``, a text frame over ``MAX_FRAME`` bytes of UTF-8 becomes
