@@ -112,4 +112,45 @@ async def test_pings_are_answered_and_the_close_handshake_is_done(nursery: trio.
             await ws.ping(b"are you there")  # returns once the matching pong is back
         await ws.send_message('{"a":1}')
         assert await ws.get_message() == '{"a":1}'
-    assert ws.closed is not None and ws.closed.code == 1000
+    closed = ws.closed
+    assert closed is not None and closed.code == 1000
+
+
+async def test_an_upgrade_after_another_request_goes_through_starlettes_route(
+        nursery: trio.Nursery) -> None:
+    """Only a connection's first request is looked at for /ws; an upgrade on a kept-alive
+    connection reaches the ASGI route and gets the same link rules."""
+    from trio_websocket import wrap_client_stream
+
+    from tests.hostd.web.httpport import echo
+
+    kinds: list[str] = []
+
+    async def handler(link: FrameLink) -> None:
+        kinds.append(type(link).__name__)
+        await echo(link)
+
+    port = await start(nursery, handler)
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    try:
+        await stream.send_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        reply = b""
+        with trio.fail_after(5):
+            while not reply.endswith(b'{"ok":true}'):
+                reply += await stream.receive_some(4096)
+        assert reply.startswith(b"HTTP/1.1 200")
+        async with trio.open_nursery() as inner:
+            ws = await wrap_client_stream(inner, stream, f"127.0.0.1:{port}", "/ws")
+            await ws.send_message('{"a":2}')
+            assert await ws.get_message() == '{"a":2}'
+            await ws.send_message(b"\x00binary")
+            assert json.loads(await ws.get_message()) == {"type": "rejected",
+                                                          "code": codes.NOT_TEXT}
+            await ws.aclose()
+    finally:
+        await stream.aclose()
+    assert kinds == ["WebSocketLink"]  # the ASGI link, not RawWebSocketLink
+    async with ws_client(port) as ws:  # a fresh connection's upgrade is taken before hypercorn
+        await ws.send_message("{}")
+        assert await ws.get_message() == "{}"
+    assert kinds == ["WebSocketLink", "RawWebSocketLink"]
