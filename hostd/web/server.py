@@ -195,19 +195,20 @@ class _OneConnection(TCPServer):
     hypercorn lets some protocol errors escape a connection (bytes right after a WebSocket
     upgrade request, hypercorn issue 225: ``LocalProtocolError``), and an exception out of
     one connection ends trio's ``serve_listeners`` and so the daemon: one request could stop
-    every table. Here it ends only that connection.
+    every table. Here it ends only that connection, the WebSocket served past hypercorn
+    (``_take_websocket``) included.
     """
 
     async def run(self) -> None:
         handle_link = getattr(getattr(getattr(self.app, "app", None), "state", None),
                               "handle_link", None)
-        if handle_link is not None and isinstance(self.stream, trio.SocketStream):
-            head = await self._take_websocket(handle_link)
-            if head is None:
-                return
-            # Anything else is hypercorn's, the bytes read so far included.
-            self.stream = _Replay(self.stream, head)
         try:
+            if handle_link is not None and isinstance(self.stream, trio.SocketStream):
+                head = await self._take_websocket(handle_link)
+                if head is None:
+                    return
+                # Anything else is hypercorn's, the bytes read so far included.
+                self.stream = _Replay(self.stream, head)
             await super().run()
         except BaseExceptionGroup as group:
             # Cancellation (and KeyboardInterrupt) still goes up; errors stop here.
@@ -218,7 +219,6 @@ class _OneConnection(TCPServer):
                 raise keep from None
         except Exception as e:
             log.warning("http_connection_failed", error=type(e).__name__)
-
 
     async def _take_websocket(self, handle_link: LinkHandler) -> bytes | None:
         """Read the request head as far as it tells whether it is an upgrade to ``/ws``:
