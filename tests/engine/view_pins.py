@@ -4,7 +4,8 @@ Views and legal actions are the wire: a speed-up of how a game builds them must 
 byte. ``digest`` plays one seeded random game through ``Match``, one chance step at a time
 (so the phases before the deal are covered too), and after every step hashes the JSON of the
 view of the spectator and of every seat, and the legal actions of every seat. A game's tests
-pin these digests, computed once from the code before a change, for each of its variants.
+pin these digests, computed once from the code before a change, for each of its variants;
+``pinned_tests`` makes the same three tests for each game from its pins.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
+import pytest
 
 from engine.codec import to_data
 from engine.game import Game
@@ -92,3 +94,28 @@ def check_built_as_init_would(game: Game[Any], players: int,
             v = game.view(m.state, seat)
             rebuilt = type(v)(**{f.name: getattr(v, f.name) for f in dataclasses.fields(v)})
             assert list(vars(v).items()) == list(vars(rebuilt).items())
+
+
+Pins = list[tuple[int, dict[str, Any], tuple[str, ...]]]  # (players, options, digests of seeds 1-5)
+
+
+def pinned_tests(game: Game[Any], pins: Pins, few: list[tuple[int, dict[str, Any]]]
+                 ) -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
+    """A game's three tests: every pin's digests, and on ``few`` of the variants the views
+    in any viewing order and as their dataclass's ``__init__`` would build them. A game's
+    test module binds them to names starting with ``test_`` so pytest collects them."""
+
+    @pytest.mark.parametrize(("players", "options", "want"), pins,
+                             ids=[f"{p}-{o}" for p, o, _ in pins])
+    def bytes_as_pinned(players: int, options: dict[str, Any], want: tuple[str, ...]) -> None:
+        assert tuple(digest(game, players, options, seed) for seed in range(1, 6)) == want
+
+    @pytest.mark.parametrize(("players", "options"), few)
+    def any_order(players: int, options: dict[str, Any]) -> None:
+        check_any_order(game, players, options, seed=11)
+
+    @pytest.mark.parametrize(("players", "options"), few)
+    def as_init_would(players: int, options: dict[str, Any]) -> None:
+        check_built_as_init_would(game, players, options, seed=12)
+
+    return bytes_as_pinned, any_order, as_init_would

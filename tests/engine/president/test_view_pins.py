@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from engine.president import GAME
-from tests.engine.view_pins import check_any_order, check_built_as_init_would, digest
+from tests.engine.view_pins import Pins, pinned_tests
 
 # (players, options, digests of seeds 1 to 5)
-PINS: list[tuple[int, dict[str, Any], tuple[str, ...]]] = [
+PINS: Pins = [
     (3, {}, (
         "ec5ea1a4f8a2518ba8db1e343fc36016b33f36a540310583046f999b2379d4ec",
         "27363597bcc719e84bb61b9515a7f2893e4b8507cb96d9b2f61581b01b135243",
@@ -85,19 +83,6 @@ PINS: list[tuple[int, dict[str, Any], tuple[str, ...]]] = [
 FEW: list[tuple[int, dict[str, Any]]] = [(4, {"rounds": 3}), (5, {})]
 
 
-@pytest.mark.parametrize(("players", "options", "want"), PINS,
-                         ids=[f"{p}-{o}" for p, o, _ in PINS])
-def test_views_and_legal_actions_are_byte_for_byte_as_pinned(
-        players: int, options: dict[str, Any], want: tuple[str, ...]) -> None:
-    assert tuple(digest(GAME, players, options, seed) for seed in range(1, 6)) == want
-
-
-@pytest.mark.parametrize(("players", "options"), FEW)
-def test_views_do_not_depend_on_the_order_states_are_viewed_in(
-        players: int, options: dict[str, Any]) -> None:
-    check_any_order(GAME, players, options, seed=11)
-
-
-@pytest.mark.parametrize(("players", "options"), FEW)
-def test_views_hold_what_their_dataclass_would(players: int, options: dict[str, Any]) -> None:
-    check_built_as_init_would(GAME, players, options, seed=12)
+(test_views_and_legal_actions_are_byte_for_byte_as_pinned,
+ test_views_do_not_depend_on_the_order_states_are_viewed_in,
+ test_views_hold_what_their_dataclass_would) = pinned_tests(GAME, PINS, FEW)

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from engine.sequence import GAME
-from tests.engine.view_pins import check_any_order, check_built_as_init_would, digest
+from tests.engine.view_pins import Pins, pinned_tests
 
 # (players, options, digests of seeds 1 to 5)
-PINS: list[tuple[int, dict[str, Any], tuple[str, ...]]] = [
+PINS: Pins = [
     (2, {}, (
         "7a14e0149ad4de3f762163fc4049eaa3937170a712aafd3f7f92c4f922a05b29",
         "08e127441c69a08af7d24983e75d513b357fb47a9e9a426bd1a24d0f837296b6",
@@ -113,19 +111,6 @@ PINS: list[tuple[int, dict[str, Any], tuple[str, ...]]] = [
 FEW: list[tuple[int, dict[str, Any]]] = [(4, {}), (3, {"board": "random", "fill_board": True})]
 
 
-@pytest.mark.parametrize(("players", "options", "want"), PINS,
-                         ids=[f"{p}-{o}" for p, o, _ in PINS])
-def test_views_and_legal_actions_are_byte_for_byte_as_pinned(
-        players: int, options: dict[str, Any], want: tuple[str, ...]) -> None:
-    assert tuple(digest(GAME, players, options, seed) for seed in range(1, 6)) == want
-
-
-@pytest.mark.parametrize(("players", "options"), FEW)
-def test_views_do_not_depend_on_the_order_states_are_viewed_in(
-        players: int, options: dict[str, Any]) -> None:
-    check_any_order(GAME, players, options, seed=11)
-
-
-@pytest.mark.parametrize(("players", "options"), FEW)
-def test_views_hold_what_their_dataclass_would(players: int, options: dict[str, Any]) -> None:
-    check_built_as_init_would(GAME, players, options, seed=12)
+(test_views_and_legal_actions_are_byte_for_byte_as_pinned,
+ test_views_do_not_depend_on_the_order_states_are_viewed_in,
+ test_views_hold_what_their_dataclass_would) = pinned_tests(GAME, PINS, FEW)
