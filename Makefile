@@ -25,7 +25,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine hostd clients tests bench
+	$(BIN)/ruff check engine hostd clients tablebox tests bench
 	$(BIN)/mypy
 
 bench: $(STAMP)

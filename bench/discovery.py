@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from tests.hostd.discovery.netns import BIN, Procs, network_namespaces
+from bench.netns import BIN, Procs, network_namespaces
 
 
 def _is(kind: str, **fields: Any) -> Any:

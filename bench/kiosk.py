@@ -22,9 +22,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import msgspec
 import pygame
 
+from bench.samples import GAMES, WELCOME, Sample, play_samples
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
-from tests.clients.kiosk.games import GAMES, WELCOME, Sample, play_samples
 
 CASES = [((800, 480), 1), ((1280, 720), 1), ((1920, 1080), 1), ((1920, 1080), 3),
          ((3840, 2160), 1), ((3840, 2160), 3)]

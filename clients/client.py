@@ -411,7 +411,7 @@ async def connect_bluetooth(address: str, channel: int | None = None, *, hello: 
     """
     import socket
 
-    from hostd.discovery import RFCOMM_CHANNEL
+    from hostd.protocol.discovery import RFCOMM_CHANNEL
 
     try:
         addr = rfcomm_address(address)

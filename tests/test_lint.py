@@ -15,7 +15,7 @@ def run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff() -> None:
-    out = run(str(BIN / "ruff"), "check", "engine", "hostd", "clients", "tests", "bench")
+    out = run(str(BIN / "ruff"), "check", "engine", "hostd", "clients", "tablebox", "tests", "bench")
     assert out.returncode == 0, out.stdout + out.stderr
 
 

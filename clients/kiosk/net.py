@@ -7,7 +7,7 @@ table, then every ``state`` the host pushes goes into the ``Model``. It only eve
 it never joins, so it only ever receives the public view. When the link drops (the daemon
 restarting, a cable pulled, a silent host) the model is told, the screen says
 "reconnecting", and the link is retried with a growing pause. Without ``--host`` the box is
-found by mDNS (``hostd.discovery.browse``), falling back to this machine.
+found by mDNS (``clients.browse``), falling back to this machine.
 
 Owns no drawing. Must never send an intent, a join or a token.
 """
@@ -46,7 +46,7 @@ class Target:
 async def locate(port: int, timeout: float = 3.0) -> Target | None:
     """The first box mDNS finds, or this machine if a daemon listens here, or None."""
     try:
-        from hostd.discovery.browse import discover
+        from clients.browse import discover
 
         boxes = await discover(timeout)
     except Exception:  # no network, no zeroconf: fall back to this machine
@@ -127,7 +127,8 @@ async def _watch(client: Client, model: Model, clock: Clock, poll: float) -> Non
                     await client.spectate(table)
                     watching.add(table)
                 except Refused as e:
-                    if e.code not in (codes.UNKNOWN_TABLE, codes.TABLE_CLOSED):
+                    if e.code not in (codes.UNKNOWN_TABLE, codes.TABLE_CLOSED,
+                                      codes.TABLE_DAMAGED):
                         raise
                     model.drop(table)
             for table in list(watching):

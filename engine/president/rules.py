@@ -18,11 +18,9 @@ view, do I/O, read the clock, or use any generator but the ones it is given.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Mapping
 from itertools import combinations
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NoReturn
 
 from engine import errors
 from engine.catalogue import GameInfo, Option
@@ -30,6 +28,22 @@ from engine.errors import IllegalAction
 from engine.game import Game, Outcome, chance_rng
 from engine.president import cards as pc
 from engine.president.cards import CARD_OF, CODES, FULL_DECK, NRANKS, POPCOUNT4
+from engine.president.state import (
+    BETWEEN,
+    DEAL,
+    EXCHANGE,
+    OVER,
+    PASS,
+    PLAY,
+    Deal,
+    GiveBack,
+    Leg,
+    Pass,
+    Play,
+    PlayInfo,
+    State,
+)
+from engine.president.views import build_view
 
 RULES_VERSION = "CardVerse 1.1.0"
 
@@ -41,61 +55,6 @@ ONE_RANK = "one_rank"
 LEADER_MUST_PLAY = "leader_must_play"
 NOT_CANONICAL = "not_canonical"
 
-# Phases.
-DEAL = "deal"  # before the first deal
-EXCHANGE = "exchange"  # President and Vice-President choose what to give back
-PLAY = "play"
-BETWEEN = "between"  # a round is scored; the next deal is pending
-OVER = "over"
-
-# Title keys by finishing place, for clients to translate (docs/rules/president.md).
-PRESIDENT, VICE_PRESIDENT, CITIZEN, VICE_SCUM, SCUM = (
-    "president", "vice_president", "citizen", "vice_scum", "scum")
-
-
-def titles(players: int) -> tuple[str, ...]:
-    """The title of each finishing place. With three players the middle one is a Citizen:
-    the Vice titles come as a pair that exchange, and three players have no such pair."""
-    if players < 4:
-        return (PRESIDENT, *([CITIZEN] * (players - 2)), SCUM)
-    return (PRESIDENT, VICE_PRESIDENT, *([CITIZEN] * (players - 4)), VICE_SCUM, SCUM)
-
-
-# -- actions and chance ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class Play:
-    """Play these cards, one to four of one rank, listed weakest suit first (as offered)."""
-
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Pass:
-    """Pass; final until the trick is cleared."""
-
-
-@dataclass(frozen=True)
-class GiveBack:
-    """The President's two (the Vice-President's one) cards for the exchange partner."""
-
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Deal:
-    """One round's deal: the 52 cards in order; card ``k`` goes to seat ``k % players``."""
-
-    cards: tuple[str, ...]
-
-
-PASS = Pass()
-
-
-class PlayInfo(NamedTuple):
-    rank: int
-    mask: int  # the cards as a 52-bit mask
-    size: int
-    play: Play  # the shared instance
 
 
 def _submasks(m: int) -> list[int]:
@@ -142,39 +101,6 @@ _tuple_new = tuple.__new__  # builds a State without NamedTuple's keyword wrappe
 
 
 # -- state ----------------------------------------------------------------------------------
-class Leg(NamedTuple):
-    """One half of the series exchange: ``giver`` (Scum or Vice-Scum) gave ``given``
-    automatically to ``receiver``, who gives ``back`` (-1 until chosen) of ``size`` cards."""
-
-    giver: int
-    receiver: int
-    given: int
-    back: int
-    size: int
-
-
-class State(NamedTuple):
-    players: int
-    revolution: bool  # option: four of a kind reverses the order
-    rounds: int  # option: rounds in the game
-    seed: int
-    chances: int  # chance steps (deals) applied so far
-    round: int  # 1-based; 0 before the first deal
-    phase: str
-    hands: tuple[int, ...]  # 52-bit masks per seat
-    turn: int  # the seat to play (phase PLAY)
-    trick: tuple[tuple[int, PlayInfo], ...]  # (seat, play) of the current trick, in order
-    passed: int  # seats (bit mask) that passed in the current trick
-    reversed: bool  # a revolution is in force
-    out: int  # seats (bit mask) that have emptied their hands this round
-    places: tuple[int, ...]  # this round's finishing order so far
-    played: int  # every card played this round (mask)
-    totals: tuple[int, ...]
-    round_points: tuple[int, ...]  # the last scored round's points per seat; () before
-    previous: tuple[int, ...]  # the previous round's places (titles, exchange, leader)
-    legs: tuple[Leg, ...]  # this round's exchange
-
-
 def _next_table(players: int) -> tuple[tuple[int, ...], ...]:
     out = []
     for mask in range(1 << players):
@@ -471,7 +397,7 @@ class PresidentGame(Game[State]):
 
     # -- reading --------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> Any:
-        return _view_builder()(self, state, seat)
+        return build_view(self, state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
@@ -504,15 +430,6 @@ class PresidentGame(Game[State]):
         hands = tuple(hand if s == seat else dealt[s] | known.get(s, 0)
                       for s, hand in enumerate(state.hands))
         return state._replace(hands=hands, seed=rng.getrandbits(62))
-
-
-@cache
-def _view_builder() -> Callable[[PresidentGame, State, int | None], Any]:
-    """``views.build_view``, imported on first use (views.py imports this module); cached
-    because an import statement in ``view`` would cost a third of a seat's view."""
-    from engine.president.views import build_view
-
-    return build_view
 
 
 GAME = PresidentGame()

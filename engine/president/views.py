@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.codec import make_frozen
 from engine.president import cards as pc
-from engine.president.rules import PLAY, State, titles
+from engine.president.state import PLAY, State, titles
 
 if TYPE_CHECKING:
     from engine.president.rules import PresidentGame

@@ -1,14 +1,13 @@
 """Discovery: what the box tells the local network about itself, and the helpers shared by
-the mDNS advertiser (``mdns``), the mDNS browser (``browse``) and the Bluetooth profile
-(``bluetooth``).
+the mDNS advertiser (``mdns``), the Bluetooth profile (``bluetooth``).
 
 Owns ``BoxSummary`` (the public counts the daemon hands to the advertiser), the stable box id
-(generated once, kept in the data directory), the service types and the TXT record format.
+(generated once, kept in the data directory) and the TXT records' contents; the service types
+and the TXT wire format are ``hostd.protocol.discovery``, shared with the clients' browser.
 
 Must never put anything secret on the air: no join code, token, seat name, hand or seed. A
 ``BoxSummary`` is built from counts and game ids only, so a secret cannot reach a TXT record
-even by mistake. This module imports only the standard library: clients import the RFCOMM
-constants from here without pulling in zeroconf or jeepney.
+even by mistake. This module imports only the standard library.
 """
 
 from __future__ import annotations
@@ -17,21 +16,21 @@ import os
 import re
 import secrets
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-# Our own Bluetooth service class UUID (random, generated once for tablebox; never change it:
-# phones and clients look the box up by it).
-RFCOMM_SERVICE_UUID = "6e10ac05-659b-40a1-b767-e3402edfbe4c"
-# A fixed RFCOMM channel, so a client can connect without an SDP query. Chosen clear of the
-# channels BlueZ's own profiles default to (1, 3, 7, 9-17).
-RFCOMM_CHANNEL = 22
+from hostd.protocol.discovery import (  # re-exported: hostd's modules use them from here
+    HTTP_SERVICE_TYPE,
+    RFCOMM_CHANNEL,
+    RFCOMM_SERVICE_UUID,
+    SERVICE_TYPE,
+    TXT_VERSION,
+    decode_txt,
+    parse_txt_rdata,
+)
 
-SERVICE_TYPE = "_tablebox._tcp.local."  # the NDJSON port
-HTTP_SERVICE_TYPE = "_http._tcp.local."  # the web page (DNS-SD's type for web servers)
-TXT_VERSION = "1"
 MAX_LABEL_BYTES = 63  # a DNS label, and so an instance name, is at most 63 bytes
 MAX_GAMES_BYTES = 200  # the games= entry stays well inside one 255-byte TXT string
 DEFAULT_BOX_NAME = "tablebox"
@@ -174,30 +173,8 @@ def http_txt(*, box_id: str, name: str) -> dict[str, str]:
     return {"txtvers": TXT_VERSION, "path": "/", "id": box_id, "name": clean_name(name)}
 
 
-def parse_txt_rdata(rdata: bytes) -> dict[bytes, bytes | None]:
-    """TXT wire format (length-prefixed strings) as ``key -> value``; ``None`` for a bare key.
-
-    Tolerant: peers on a café network may send anything, so a truncated string ends the
-    parse instead of raising, and the first occurrence of a key wins (RFC 6763 section 6.4).
-    """
-    out: dict[bytes, bytes | None] = {}
-    i = 0
-    while i < len(rdata):
-        n = rdata[i]
-        item = rdata[i + 1 : i + 1 + n]
-        i += 1 + n
-        if len(item) < n:
-            break
-        key, eq, value = item.partition(b"=")
-        key = key.lower()
-        if key and key not in out:
-            out[key] = value if eq else None
-    return out
-
-
-def decode_txt(props: Mapping[bytes, bytes | None]) -> dict[str, str]:
-    """TXT properties as text; undecodable bytes are replaced, bare keys become ``""``."""
-    return {
-        k.decode("utf-8", "replace").lower(): (v or b"").decode("utf-8", "replace")
-        for k, v in props.items()
-    }
+__all__ = [
+    "HTTP_SERVICE_TYPE", "RFCOMM_CHANNEL", "RFCOMM_SERVICE_UUID", "SERVICE_TYPE", "TXT_VERSION",
+    "BoxSummary", "clean_name", "cut_utf8", "decode_txt", "http_txt", "instance_label",
+    "load_box_id", "new_box_id", "parse_txt_rdata", "server_name", "tablebox_txt",
+]

@@ -53,7 +53,7 @@ def drive(player: subprocess.Popen[bytes]) -> tuple[bytes, int]:
 
 
 def tablebox(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hostd.cli", *args], cwd=ROOT, text=True,
+    return subprocess.run([sys.executable, "-m", "tablebox", *args], cwd=ROOT, text=True,
                           capture_output=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
@@ -67,7 +67,7 @@ def test_a_person_plays_euchre_against_three_ais_in_the_terminal() -> None:
         code = re.search(r"join code (\w{4})", made.stdout)
         assert code, made.stdout
         with subprocess.Popen(
-                [sys.executable, "-m", "hostd.cli", "play", "--port", str(d.tcp_port),
+                [sys.executable, "-m", "tablebox", "play", "--port", str(d.tcp_port),
                  "--code", code.group(1), "--name", "Pat"],
                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,

@@ -3,7 +3,7 @@
     python -m tests.clients.kiosk.screenshots docs/img
 
 Each picture is drawn exactly as the kiosk draws a frame, from spectator states built by
-``tests.clients.kiosk.games`` (so nothing hidden can be in them either).
+``bench.samples`` (so nothing hidden can be in them either).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pygame
 
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
-from tests.clients.kiosk.games import WELCOME, Sample, play_samples
+from bench.samples import WELCOME, Sample, play_samples
 
 # (file, game, moment, language, size, table name)
 SHOTS = [

@@ -10,7 +10,7 @@ from string import Formatter
 import pytest
 
 from clients.kiosk.i18n import AR, CATALOGUES, EN, LANGUAGES, Translator
-from engine.president.rules import titles
+from engine.president.state import titles
 
 ROOT = Path(__file__).resolve().parents[3]
 

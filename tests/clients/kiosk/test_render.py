@@ -20,7 +20,7 @@ from clients.kiosk.layout import tile_layout
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
 from hostd.protocol.messages import State
-from tests.clients.kiosk.games import GAMES, JOIN_URL, WELCOME, Sample, play_samples
+from bench.samples import GAMES, JOIN_URL, WELCOME, Sample, play_samples
 
 SIZES = [(800, 480), (1280, 720), (1920, 1080)]
 

@@ -24,7 +24,7 @@ from hostd.discovery import (
     parse_txt_rdata,
     tablebox_txt,
 )
-from hostd.discovery.browse import box_from_info
+from clients.browse import box_from_info
 from hostd.protocol.messages import TableSummary
 
 

@@ -1,4 +1,4 @@
-"""Network namespaces and line-reading subprocesses for the mDNS tests.
+"""Network namespaces and line-reading subprocesses for the mDNS tests and benchmarks.
 
 Every namespace is created by the test (``tbx-<random>``), and teardown kills every process
 left in it and deletes it, so mDNS traffic never reaches a real network. Where namespaces
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import trio
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 

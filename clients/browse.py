@@ -1,6 +1,6 @@
 """Finding boxes over mDNS: a trio browser for ``_tablebox._tcp`` (and each box's
-``_http._tcp`` web page), used by ``tablebox discover`` and reusable by the terminal client
-and the kiosk to pick a box.
+``_http._tcp`` web page), used by ``tablebox discover``, the kiosk and the terminal client to
+pick a box. A client's module: the daemon advertises (``hostd.discovery``), it never browses.
 
 Owns turning the network's records into ``FoundBox`` values and ``BoxEvent``s (added, updated,
 removed). Everything a peer sends is untrusted: TXT fields are parsed tolerantly and a box
@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
+import ifaddr
 import trio
 from zeroconf import (
     DNSQuestionType,
@@ -29,7 +30,7 @@ from zeroconf import (
     Zeroconf,
 )
 
-from hostd.discovery import HTTP_SERVICE_TYPE, SERVICE_TYPE, decode_txt, netif
+from hostd.protocol.discovery import HTTP_SERVICE_TYPE, SERVICE_TYPE, choose_among, decode_txt
 
 RESOLVE_TIMEOUT_MS = 1500
 CLOSE_TIMEOUT = 3.0
@@ -176,7 +177,7 @@ async def open_browser(interfaces: Sequence[str] = ()) -> AsyncIterator[
     ``interfaces`` are names or IPv4 addresses as in ``config.mdns_interfaces``. Raises
     OSError when mDNS cannot be opened (no interface with IPv4, port refused).
     """
-    ifs = netif.choose(interfaces)
+    ifs = choose_among(interfaces, "0.0.0.0", ifaddr.get_adapters())
     if not ifs.listen:
         raise OSError("no network interface with an IPv4 address to browse on")
     zc = await trio.to_thread.run_sync(

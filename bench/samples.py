@@ -1,4 +1,4 @@
-"""Real public views for the kiosk tests: games played by computer players through ``Match``.
+"""Real public views for the kiosk tests and benchmarks: games played by computer players through ``Match``.
 
 Each sample is the ``state`` message a spectator would receive at that moment, built with the
 protocol's own ``State`` and sent through its encoder and decoder, so the kiosk is tested on

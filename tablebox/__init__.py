@@ -1,0 +1,1 @@
+"""The top of the layers: the umbrella ``tablebox`` command (``tablebox.cli``)."""
