@@ -16,6 +16,8 @@ const RENDERERS = {
   euchre: () => import("./games/euchre.js"),
   president: () => import("./games/president.js"),
 };
+// Every other game: the view shown readably, every legal action a button (games/generic.js).
+const GENERIC = () => import("./games/generic.js");
 const renderers = {};
 
 const SEATS_KEY = "tablebox.seats"; // {tableId: {token, code, name, seat}}
@@ -183,6 +185,13 @@ function onRejected(msg, purpose) {
     request({ type: "list_tables" }, "tables");
     render();
     return;
+  }
+  if (purpose && purpose.resume && msg.code === "table_damaged") {
+    // Not lost: the box keeps the table and this seat's token (a later version may replay
+    // it), so the seat stays remembered; the lobby shows meanwhile, with the reason.
+    S.table = null;
+    S.state = null;
+    request({ type: "list_tables" }, "tables");
   }
   if (purpose && purpose.watch) {
     localStorage.removeItem(WATCH_KEY);
@@ -406,8 +415,8 @@ function context() {
 }
 
 async function loadRenderer(game) {
-  if (renderers[game] || !RENDERERS[game]) return;
-  renderers[game] = await RENDERERS[game]();
+  if (renderers[game]) return;
+  renderers[game] = await (RENDERERS[game] || GENERIC)();
 }
 
 // -- rendering: screens -----------------------------------------------------------------------

@@ -22,8 +22,13 @@ def _show(value: Any) -> str | None:
         return "✓" if value else "–"
     if isinstance(value, (int, str)):
         return str(value)
-    if isinstance(value, list) and all(isinstance(v, (int, str)) for v in value) and len(value) <= 12:
-        return "  ".join(map(str, value))
+    if isinstance(value, list) and len(value) <= 12:
+        if all(isinstance(v, (int, str)) for v in value):
+            return "  ".join(map(str, value))
+        # One list per seat (cards played, scores by hand): each seat's part, separated.
+        parts = [_show(v) if isinstance(v, list) else None for v in value]
+        if all(p is not None for p in parts):
+            return "  |  ".join(p or "–" for p in parts)
     return None
 
 

@@ -15,6 +15,8 @@ export function actionRow(ctx, actions, label, opts = {}) {
     actions.map((a, i) => button(label(a), () => ctx.act(a), {
       class: opts.primary && opts.primary(a) ? "primary" : "",
       disabled: ctx.busy, "data-key": `act-${opts.prefix || ""}${i}-${JSON.stringify(a)}`,
+      // The action itself, for tests' generic driver and assistive tools: what the tap sends.
+      "data-action": JSON.stringify(a),
     })));
 }
 

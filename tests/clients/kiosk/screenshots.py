@@ -19,9 +19,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
+from bench.samples import WELCOME, Sample, play_samples
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
-from bench.samples import WELCOME, Sample, play_samples
 
 # (file, game, moment, language, size, table name)
 SHOTS = [

@@ -15,12 +15,13 @@ import pygame
 import pytest
 import zxingcpp
 
+from bench.samples import GAMES, JOIN_URL, WELCOME, Sample, play_samples
 from clients.kiosk.i18n import LANGUAGES
 from clients.kiosk.layout import tile_layout
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
+from engine import registry
 from hostd.protocol.messages import State
-from bench.samples import GAMES, JOIN_URL, WELCOME, Sample, play_samples
 
 SIZES = [(800, 480), (1280, 720), (1920, 1080)]
 
@@ -139,6 +140,29 @@ def test_unknown_game_uses_the_generic_picture(samples: dict[str, list[Sample]],
     texts = [item.text for item in screen.text.drawn]
     assert any("chess" in t for t in texts)
     assert "12" in texts
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_game_with_no_client_code_is_drawn_readably(
+        lang: str, size: tuple[int, int], screens: dict[str, Screen],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy game, registered with one line and no kiosk code, through the generic picture."""
+    monkeypatch.setitem(registry.GAME_MODULES, "toy", "tests.hostd.toy")
+    screen = screens[lang]
+    for sample in play_samples("toy", players=3):
+        model = model_for(sample)
+        surface = pygame.Surface(size)
+        assert [e.id for e in screen.frame(surface, model, now=3.0)] == [sample.state.table]
+        check_frame(screen, surface)
+        lay = tile_layout(surface.get_rect(), screen.tr.rtl)
+        for item in screen.text.drawn:
+            assert any(part.contains(item.rect) for part in (lay.header, lay.side, lay.game)), (
+                f"{item.text!r} at {item.rect} is in no panel ({sample.label})")
+        texts = " ".join(item.text for item in screen.text.drawn)
+        assert sample.state.code in texts
+        # The view's own fields are on screen, by name.
+        assert "hand counts" in texts and "played" in texts, texts
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

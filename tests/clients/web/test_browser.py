@@ -6,6 +6,7 @@ Every move is a click on what the page offers; the daemon (its own process) vali
 from __future__ import annotations
 
 import base64
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,37 @@ def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> 
     page.click("button[data-key=rematch]")
     expect(page.locator(".results")).to_have_count(0, timeout=10_000)
     assert my_seat(page) == seat
+
+
+def test_a_game_with_no_client_code_is_played_to_the_end(tmp_path: Path, phone: Any) -> None:
+    """The toy game, registered with one line and no renderer, through the generic fallback."""
+    with running_box(tmp_path / "box", toy=True) as toy_box:
+        page = phone.new_page()
+        with toy_box.held_table("toy", seed=3) as table:
+            join(page, toy_box.url, table["code"])
+        seat = my_seat(page)
+        assert wait_for_turn_or_end(page)
+        game = page.locator("#game .generic")
+        expect(game).to_be_visible()
+        assert "cannot show" not in page.inner_text("#game")
+        # The view is readable: its fields by name, the own hand as cards, a button per move.
+        assert "played" in game.locator(".generic-fields").first.inner_text().lower()
+        hand = game.locator(".hand button.card")
+        assert hand.count() == 2
+        buttons = game.locator(".actions button[data-action]")
+        assert buttons.count() == 2
+        offered = [json.loads(b) for b in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
+        # Exactly the two cards in hand, each offered once, as the host sent them.
+        in_hand = sorted(c.get_attribute("data-key")[len("hand-"):] for c in hand.all())
+        assert sorted(a["card"] for a in offered) == in_hand
+        # Everything fits the phone's width: nothing scrolls sideways.
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        moves = play_to_end(page, "toy")
+        assert moves == 2  # two cards each, one per turn
+        expect(page.locator(".results")).to_be_visible()
+        shown = toy_box.table(table["id"])
+        assert shown["status"] == "finished"
+        assert next(s for s in shown["seats"] if s["seat"] == seat)["controller"] == "human"
 
 
 def test_reload_returns_to_the_seat(box: Box, phone: Any) -> None:

@@ -1,0 +1,95 @@
+// The generic fallback: any game the page has no renderer for is shown readably and played
+// through its legal actions, so a newly registered game is playable from a phone with no
+// client code. The view's fields are listed by name (seat-indexed lists get the seats' names,
+// card codes are drawn as cards), the own hand is a row of cards, and every legal action is
+// one button (a card that exactly one legal action plays is also tappable in the hand).
+//
+// Labels come from the game's strings when it has them (`<game>.action.<type>`,
+// `<game>.field.<name>`) and are otherwise the readable form of the names the host sent.
+// Like every renderer it never decides what is legal: it sends an action exactly as received.
+
+import { card } from "../cards.js";
+import { h } from "../dom.js";
+import { cardName, has, list, t } from "../i18n.js";
+import { actionRow, actionsFor, hint, waitingHint } from "./common.js";
+
+const CARD = /^[A2-9TJQK][SHDC]$/;
+// Fields the shell already shows (the seat strip, the status line) or that only the page uses.
+const SHOWN_ELSEWHERE = new Set(["type", "seat", "to_act", "hand", "hand_counts"]);
+const MAX_ITEMS = 60; // a longer list is summarised by its length: the page stays readable
+
+function readable(name) {
+  return String(name).replaceAll("_", " ");
+}
+
+function label(ctx, kind, name) {
+  const key = `${ctx.game}.${kind}.${name}`;
+  return has(key) ? t(key) : readable(name);
+}
+
+// A scalar as text: message keys the game sends are translated, cards are named.
+function scalar(ctx, v) {
+  if (v === null || v === undefined) return "–";
+  if (typeof v === "boolean") return v ? "✓" : "–";
+  if (typeof v === "string" && CARD.test(v)) return cardName(v);
+  if (typeof v === "string" && v.startsWith(`${ctx.game}.`) && has(v)) return t(v);
+  return String(v);
+}
+
+function value(ctx, v, depth = 0) {
+  if (Array.isArray(v)) {
+    if (!v.length) return h("span", { class: "muted" }, "–");
+    if (v.length > MAX_ITEMS) return t("generic.items", { n: v.length });
+    if (v.every((x) => typeof x === "string" && CARD.test(x))) {
+      return h("span", { class: "cards-row" }, v.map((c) => card(c, { game: ctx.game, small: true })));
+    }
+    if (v.every((x) => x === null || typeof x !== "object")) return list(v.map((x) => scalar(ctx, x)));
+    // One entry per seat: name each row after its seat.
+    const perSeat = v.length === ctx.seats.length;
+    return h("ol", { class: "generic-list" }, v.map((x, i) =>
+      h("li", null, perSeat ? h("span", { class: "muted" }, `${ctx.name(i)}: `) : null, value(ctx, x, depth + 1))));
+  }
+  if (v && typeof v === "object") {
+    if (depth > 4) return "…";
+    return h("dl", { class: "generic-fields" }, Object.entries(v).filter(([k]) => k !== "type").map(([k, x]) => [
+      h("dt", null, label(ctx, "field", k)), h("dd", null, value(ctx, x, depth + 1))]));
+  }
+  return scalar(ctx, v);
+}
+
+// An action's button text: the game's own string, else its type and its fields' values.
+export function describe(ctx, action) {
+  const { type, ...fields } = action;
+  const key = `${ctx.game}.action.${type}`;
+  const args = Object.fromEntries(Object.entries(fields).map(([k, v]) =>
+    [k, Array.isArray(v) ? list(v.map((x) => scalar(ctx, x))) : scalar(ctx, v)]));
+  if (has(key)) return t(key, args);
+  const parts = Object.values(args);
+  return parts.length ? `${readable(type)}: ${parts.join(", ")}` : readable(type);
+}
+
+export function render(ctx) {
+  const v = ctx.view || {};
+  const fields = Object.entries(v).filter(([k]) => !SHOWN_ELSEWHERE.has(k));
+  const acts = ctx.myTurn ? ctx.legal : [];
+  const hand = Array.isArray(v.hand) && ctx.seat != null ? h("div", { class: "hand", role: "group", "aria-label": t("table.your_hand") },
+    v.hand.map((c) => {
+      const mine = typeof c === "string" && CARD.test(c) ? actionsFor(acts, c) : [];
+      if (typeof c !== "string" || !CARD.test(c)) return h("span", { class: "token" }, scalar(ctx, c));
+      return card(c, {
+        game: ctx.game, key: `hand-${c}`, disabled: ctx.busy || mine.length !== 1,
+        onclick: mine.length === 1 ? () => ctx.act(mine[0]) : undefined, button: true,
+      });
+    })) : null;
+  return h("div", { class: "generic" },
+    h("dl", { class: "generic-fields" }, fields.map(([k, x]) => [
+      h("dt", null, label(ctx, "field", k)), h("dd", null, value(ctx, x))])),
+    h("div", { class: "hand-panel" },
+      hint(ctx.myTurn ? t("generic.choose") : waitingHint(ctx)),
+      hand,
+      actionRow(ctx, acts, (a) => describe(ctx, a), { prefix: "generic-" })));
+}
+
+export function describeLast() {
+  return "";
+}
