@@ -21,7 +21,10 @@ from hostd.protocol.messages import SeatSummary, State, TableSummary, Welcome, e
 NAMES = ("Ana", "بلال", "Cyrielle-Marguerite", "Dmitri", "ليلى", "Zoé")
 JOIN_URL = "http://192.168.1.23:8080"
 WELCOME = Welcome(box="Café du Coin", join_urls=[JOIN_URL, "http://[fd00::23]:8080"])
-GAMES = {"sequence": 2, "euchre": 4, "president": 5}
+# Every registered game, at its default number of seats; President at five, so the layouts
+# meet a crowded table and both exchange legs.
+SEATS = {"president": 5}
+GAMES = {g: SEATS.get(g, registry.get(g).info.default_players) for g in registry.ids()}
 # two President rounds: the results between rounds and the card exchange appear too
 OPTIONS: dict[str, dict[str, object]] = {"president": {"rounds": 2}}
 

@@ -24,10 +24,11 @@ import zxingcpp
 from clients.kiosk import net
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
+from engine import registry
 from hostd.control import request
 from tests.hostd.helpers import DaemonProcess, short_dir, start_process
 
-GAMES = ("sequence", "euchre", "president")
+GAMES = registry.ids()  # every registered game
 AI_SPEED = "0.01"  # about 10 ms a move: a game lasts a second or two, long enough to watch
 
 

@@ -15,6 +15,7 @@ import pytest
 import zxingcpp
 from playwright.sync_api import Browser, expect
 
+from engine import registry
 from tests.clients.web.harness import (
     PHONE,
     Box,
@@ -28,7 +29,7 @@ from tests.clients.web.harness import (
 )
 
 
-@pytest.mark.parametrize("game", ["sequence", "euchre", "president"])
+@pytest.mark.parametrize("game", registry.ids())  # every registered game, the moment it is
 def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> None:
     page = phone.new_page()
     with box.held_table(game, seed=7) as table:
@@ -244,7 +245,6 @@ def test_a_dropped_player_is_shown_offline_then_covered_by_the_ai(browser: Brows
 def one_and_two_eyed_seed() -> int:
     """A seed whose deal gives seat 1 (the page's seat; the holder takes seat 0, which plays
     first) a one-eyed and a two-eyed jack."""
-    from engine import registry
     from engine.match import Match
 
     game = registry.get("sequence")
