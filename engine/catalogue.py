@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.codec import to_data
 from engine.errors import OptionError
+from engine.presentation import GENERIC, Presentation
 
 OptionKind = Literal["bool", "int", "choice"]
 
@@ -112,6 +114,8 @@ class GameInfo:
     summary: str
     teams: str  # one line: how seats form sides
     options: tuple[Option, ...] = field(default=())
+    # How clients draw it (engine/presentation.py); a game without one is drawn generically.
+    presentation: Presentation = GENERIC
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -145,7 +149,9 @@ class GameInfo:
             "summary": self.summary,
             "teams": self.teams,
             "options": [o.describe() for o in self.options],
+            "presentation": to_data(self.presentation),
         }
+
 
 
 def parse_assignments(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:

@@ -17,6 +17,8 @@ methods are pure functions of an immutable state:
 - ``view(state, seat | None)``: what that seat may know; ``None`` is a spectator. Built from an
   allow-list, never by copying the state and deleting secrets.
 - ``outcome(state)``: ``None`` while playing.
+- ``common(view)``: the part of a seat's view every client understands (the seat, who acts,
+  the own hand, hand counts, sides, scores, phase, captions), derived from the view alone.
 - ``resample_hidden(state, seat, rng)``: the same state with everything ``seat`` cannot know
   (other hands, undealt cards, the seed) redrawn at random, consistently with what it does
   know. Tests check that ``view`` is invariant under it: the double-entry proof of no leak.
@@ -36,6 +38,7 @@ from typing import Any, Generic, TypeVar
 
 from engine.catalogue import GameInfo
 from engine.codec import Registry
+from engine.presentation import Common
 
 S = TypeVar("S")
 
@@ -134,6 +137,13 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def resample_hidden(self, state: S, seat: int | None, rng: random.Random) -> S: ...
+
+    # -- presentation ------------------------------------------------------------------------
+    def common(self, view: Any) -> Common:
+        """The shared part of a seat's ``view`` (engine/presentation.py), built from that view
+        alone, so it can hold nothing the view does not. Every registered game implements it
+        (the conformance test checks); the host sends it beside the view."""
+        raise NotImplementedError(f"{self.info.id} does not build the common part of its views")
 
     # -- host hints --------------------------------------------------------------------------
     def between_hands(self, state: S) -> bool:

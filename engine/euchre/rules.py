@@ -49,6 +49,7 @@ from engine.euchre.tables import (
     right_bower,
 )
 from engine.game import Game, Outcome, chance_rng
+from engine.presentation import Caption, Common, Gesture, Presentation, Zone
 
 HAND_SIZE = 5
 TRICKS = 5
@@ -523,6 +524,13 @@ class Euchre(Game[EuchreState]):
                    "a maker may play alone while their partner sits the hand out"),
             Option("defend_alone", "bool", False,
                    "a defender may play alone against a lone maker (euchring it scores 4)"),
+        ),
+        presentation=Presentation(
+            family="trick_taking",
+            zones=(Zone("hand", "hand", "hand"), Zone("trick", "trick", "trick"),
+                   Zone("tricks", "score_sheet", "tricks_won")),
+            gestures=(Gesture(("card",), "card", "hand"),),
+            seat_colours=("blue", "red"),
         ),
     )
     action_types = (Pass, OrderUp, NameTrump, Discard, DefendAlone, DefendWithPartner, Play)
@@ -1000,6 +1008,12 @@ class Euchre(Game[EuchreState]):
         return state.phase == DEAL and state.last is not None
 
     # -- views ----------------------------------------------------------------------------------
+    def common(self, view: EuchreView) -> Common:
+        return Common(
+            seat=view.seat, to_act=view.to_act, hand=tuple(hc.card for hc in view.hand),
+            hand_counts=view.hand_counts, teams=self.teams(4, {}), scores=view.score,
+            phase=view.phase, captions=(Caption("euchre.score", (("target", view.target),)),))
+
     def view(self, state: EuchreState, seat: int | None) -> EuchreView:
         if seat is not None and (isinstance(seat, bool) or seat not in range(4)):
             raise ValueError(f"no seat {seat!r} at a Euchre table")

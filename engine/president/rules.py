@@ -26,6 +26,7 @@ from engine import errors
 from engine.catalogue import GameInfo, Option
 from engine.errors import IllegalAction
 from engine.game import Game, Outcome, chance_rng
+from engine.presentation import Caption, Common, Gesture, Presentation, Zone
 from engine.president import cards as pc
 from engine.president.cards import CARD_OF, CODES, FULL_DECK, NRANKS, POPCOUNT4
 from engine.president.state import (
@@ -186,6 +187,12 @@ class PresidentGame(Game[State]):
             Option("rounds", "int", 1,
                    "rounds in the game; from the second, Scum and President exchange cards",
                    minimum=1, maximum=50),
+        ),
+        presentation=Presentation(
+            family="shedding",
+            zones=(Zone("hand", "hand", "hand"), Zone("trick", "trick", "trick"),
+                   Zone("played", "piles", "played"), Zone("places", "score_sheet", "places")),
+            gestures=(Gesture(("cards",), "cards", "hand"),),
         ),
     )
     action_types = (Play, Pass, GiveBack)
@@ -398,6 +405,15 @@ class PresidentGame(Game[State]):
     # -- reading --------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> Any:
         return build_view(self, state, seat)
+
+    def common(self, view: Any) -> Common:
+        players = len(view.hand_counts)
+        return Common(
+            seat=view.seat, to_act=view.to_act, hand=view.hand, hand_counts=view.hand_counts,
+            teams=tuple(range(players)),
+            scores=view.totals if view.totals else (0,) * players, phase=view.phase,
+            captions=(Caption("president.round", (("n", view.round), ("total", view.rounds))),)
+            if view.round else ())
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:

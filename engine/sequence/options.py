@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.catalogue import GameInfo, Option
 from engine.errors import OptionError
+from engine.presentation import Gesture, Presentation, Zone
 from engine.sequence.data import RulesView
 
 RULES_VERSION = "1.0"
@@ -136,4 +137,12 @@ INFO = GameInfo(
     teams="2 or 3 play singly; more split evenly into 2 or 3 teams, seats alternating "
           "(team = seat mod teams)",
     options=OPTIONS,
+    presentation=Presentation(
+        family="grid_board",
+        zones=(Zone("hand", "hand", "hand"), Zone("board", "grid", "chips", rows=10, cols=10),
+               Zone("discards", "piles", "discards")),
+        # A double (variant "doubles") names its second square in its button.
+        gestures=(Gesture(("card",), "card", "hand"), Gesture(("row", "col"), "cell", "board")),
+        seat_colours=("blue", "green", "red"),
+    ),
 )

@@ -24,6 +24,7 @@ from engine import errors
 from engine.codec import make_frozen
 from engine.errors import IllegalAction, OptionError
 from engine.game import Game, Outcome, chance_rng
+from engine.presentation import Caption, Common
 from engine.sequence import board as B
 from engine.sequence.data import (
     ACTION_TYPES,
@@ -188,6 +189,17 @@ class SequenceGame(Game[State]):
 
     def view(self, state: State, seat: int | None) -> SequenceView:
         return build_view(state, seat)
+
+    def common(self, view: SequenceView) -> Common:
+        goal = view.rules.sequences_to_win
+        mine = view.score[view.team] if view.team is not None else None
+        return Common(
+            seat=view.seat, to_act=view.to_act, hand=tuple(hc.card for hc in view.hand),
+            hand_counts=view.hand_counts, teams=view.teams, scores=view.score,
+            phase="play" if view.turn is not None else ("over" if view.sequences or any(
+                c >= 0 for row in view.chips for c in row) else "deal"),
+            captions=(Caption("sequence.sequences_of", (("n", mine), ("goal", goal))),)
+            if mine is not None and goal else ())
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result

@@ -164,6 +164,9 @@ class State(_Reply, tag="state", frozen=True):
     name: str = ""
     code: str = ""
     status: Literal["playing", "finished", "closed"] = "playing"
+    # The view's part every client understands (engine/presentation.py ``Common``): the seat,
+    # who acts, the own hand, hand counts, sides, scores by side, phase and captions.
+    common: dict[str, Any] | None = None
 
 
 class Rejected(_Reply, tag="rejected", frozen=True):

@@ -310,29 +310,33 @@ class TableCore:
         return rec
 
     # -- rendering ------------------------------------------------------------------------------
-    def payload(self, seat: int | None, memo: Memo | None = None) -> tuple[bytes, bytes]:
-        """The JSON of ``seat``'s view and legal actions now (and its staleness mark).
-        ``memo``: shared by the seats rendered for one state."""
+    def payload(self, seat: int | None, memo: Memo | None = None) -> tuple[bytes, bytes, bytes]:
+        """The JSON of ``seat``'s view, its legal actions and the view's common part now (and
+        its staleness mark). ``memo``: shared by the seats rendered for one state."""
         m = self.match
-        view = encode_data(m.view(seat), memo)
+        seen = m.view(seat)
+        view = encode_data(seen, memo)
         legal = (encode_data(m.legal(seat)) if seat is not None and self.status == "playing"
                  else b"[]")
+        # Built from the view alone (Game.common), so it can never say more than the view.
+        common = encode_data(m.game.common(seen))
         if seat is not None:
             mark = self._marks.get(seat)
             if mark is None or mark[1] != view or mark[2] != legal:
                 self._marks[seat] = (self.version, view, legal)
-        return view, legal
+        return view, legal, common
 
     def state(self, seat: int | None, *, deadline: float | None = None, re: int | None = None,
               seats: list[SeatSummary] | None = None, ai_speed: float = 1.0,
-              payload: tuple[bytes, bytes] | None = None) -> State:
-        """``seat``'s state message; its view and legal actions are embedded pre-encoded."""
-        view, legal = self.payload(seat) if payload is None else payload
+              payload: tuple[bytes, bytes, bytes] | None = None) -> State:
+        """``seat``'s state message; its view, legal actions and common part are embedded
+        pre-encoded."""
+        view, legal, common = self.payload(seat) if payload is None else payload
         outcome = self.match.outcome()
         return State(
             re=re, table=self.id, game=self.meta.game, version=self.version, seat=seat,
             view=cast(Any, msgspec.Raw(view)), legal=cast(Any, msgspec.Raw(legal)),
-            to_act=list(self.to_act()),
+            common=cast(Any, msgspec.Raw(common)), to_act=list(self.to_act()),
             seats=self.seat_summaries() if seats is None else seats, deadline=deadline,
             outcome=wire.to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
             name=self.meta.name, code=self.meta.code, status=self.status)
@@ -354,7 +358,7 @@ class TableCore:
                                                     ai_speed=ai_speed))))
         if effects.broadcast and self.watchers:
             seats = self.seat_summaries()
-            payloads: dict[int | None, tuple[bytes, bytes]] = {}
+            payloads: dict[int | None, tuple[bytes, bytes, bytes]] = {}
             frames: dict[int | None, bytes] = {}
             memo: Memo = {}
             reply_conn, reply_re = effects.reply if effects.reply else (None, None)

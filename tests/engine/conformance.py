@@ -6,6 +6,9 @@
 - sampled illegal actions (other seats' actions, actions from other turns, a wrong seat)
   raise ``IllegalAction`` with a code and change nothing;
 - every view encodes to JSON and round-trips through the codec's JSON;
+- every view's common part (``Game.common``) agrees with the match: the seat, who acts, the
+  sides, one score per side, hand counts per seat, the seat's own hand as two-character codes;
+- every seat's legal list stays under ``LEGAL_BYTES_MAX`` as the wire encodes it;
 - no view depends on anything its seat may not know: redrawing the hidden part of the true
   state (``resample_hidden``) leaves that seat's view byte-for-byte the same;
 - the record replays, through JSON, to the very same views for every seat.
@@ -22,6 +25,7 @@ from engine.codec import to_data, to_wire
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.match import Match
+from engine.presentation import LEGAL_BYTES_MAX, Caption, Common
 from engine.records import replay, to_record
 
 
@@ -95,8 +99,11 @@ def _deep_checks(game: Game[Any], m: Match, seat: int, legal: tuple[Any, ...],
         json.loads(v)
     for s in [None, *range(m.players)]:
         check_wire(m.view(s))
+        check_common(game, m, s)
         if s is not None:
             check_wire(m.legal(s))
+            size = len(json.dumps(to_wire(m.legal(s)), separators=(",", ":")).encode())
+            assert size <= LEGAL_BYTES_MAX, f"seat {s}: legal list of {size} bytes"
     # Every legal action applies.
     sample = legal if len(legal) <= 24 else rng.sample(legal, 24)
     for a in sample:
@@ -122,6 +129,26 @@ def _deep_checks(game: Game[Any], m: Match, seat: int, legal: tuple[Any, ...],
             raise AssertionError(f"seat {other} acted out of turn")
     assert m.state is state and all_views(m) == views
     check_view_invariance(game, state, m.players, rng)
+
+
+def check_common(game: Game[Any], m: Match, seat: int | None) -> None:
+    """The common part of ``seat``'s view is consistent with the match itself."""
+    c = game.common(m.view(seat))
+    assert isinstance(c, Common)
+    assert c.seat == seat
+    assert c.to_act == tuple(m.to_act())
+    assert c.teams == tuple(m.teams()) and len(c.teams) == m.players
+    assert len(c.scores) == max(c.teams) + 1, "one score per side"
+    assert len(c.hand_counts) in (0, m.players)
+    if seat is None:
+        assert c.hand == ()
+    assert all(isinstance(x, str) and len(x) == 2 for x in c.hand)
+    if c.hand_counts and seat is not None:
+        assert c.hand_counts[seat] == len(c.hand)
+    for cap in (*c.captions, *([c.last] if c.last else [])):
+        assert isinstance(cap, Caption) and cap.key.startswith(f"{game.info.id}."), cap
+    assert c.phase and c.phase == c.phase.lower()
+    json.dumps(to_data(c))
 
 
 def _check_replay(m: Match) -> None:

@@ -10,6 +10,9 @@ import os
 import pytest
 
 from engine import registry
+from engine.codec import to_data
+from engine.presentation import presentation_problems
+from engine.records import to_record
 from tests.engine.conformance import play_random
 
 QUICK = int(os.environ.get("CONFORMANCE_GAMES", "1000"))
@@ -43,3 +46,30 @@ def test_deep_random_games(game_id: str, players: int) -> None:
 
 def test_catalogue_is_not_empty() -> None:
     assert registry.ids(), "no game is registered"
+
+
+@pytest.mark.parametrize("game_id", registry.ids())
+def test_presentation_descriptor_fits_the_game(game_id: str) -> None:
+    """Each zone draws a field the views have; each gesture fills fields the actions have;
+    there is a seat colour for every side the game can have."""
+    game = registry.get(game_id)
+    p = game.info.presentation
+    assert presentation_problems(p) == []
+    view_fields: set[str] = set()
+    action_fields: set[str] = set()
+    sides = 0
+    for n in player_counts(game_id):
+        m = play_random(game, 77, n)
+        sides = max(sides, max(m.teams()) + 1)
+        rec = to_record(m)
+        for step in rec["steps"]:
+            if "action" in step:
+                action_fields |= set(step["action"]) - {"type"}
+        for s in [None, *range(n)]:
+            view_fields |= set(to_data(m.view(s)))
+    for z in p.zones:
+        assert z.field in view_fields, f"zone {z.name} draws {z.field}, not a view field"
+    for g in p.gestures:
+        assert set(g.fields) <= action_fields, f"{g.kind} fills {g.fields}: not action fields"
+    if p.seat_colours:
+        assert len(p.seat_colours) >= sides

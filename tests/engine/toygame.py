@@ -15,6 +15,7 @@ from engine import errors
 from engine.catalogue import GameInfo, Option
 from engine.errors import IllegalAction
 from engine.game import Game, Outcome, chance_rng
+from engine.presentation import Common
 
 DECK = tuple(f"{r}S" for r in "A23456789TJQ")
 VALUE = {c: i + 1 for i, c in enumerate(DECK)}
@@ -111,6 +112,15 @@ class ToyGame(Game[ToyState]):
             played=state.played,
             to_act=self.to_act(state),
         )
+
+    def common(self, view: ToyView) -> Common:
+        players = len(view.hand_counts)
+        done = all(n == 0 for n in view.hand_counts) and any(view.played)
+        return Common(
+            seat=view.seat, to_act=view.to_act, hand=view.hand, hand_counts=view.hand_counts,
+            teams=tuple(range(players)),
+            scores=tuple(sum(VALUE[c] for c in p) for p in view.played),
+            phase="over" if done else "play")
 
     def outcome(self, state: ToyState) -> Outcome | None:
         if state.hands is None or any(state.hands):

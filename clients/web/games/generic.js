@@ -68,6 +68,22 @@ export function describe(ctx, action) {
   return parts.length ? `${readable(type)}: ${parts.join(", ")}` : readable(type);
 }
 
+// The common part every game sends (engine/presentation.py): its captions, and the score of
+// each side named by its seats.
+function commonPart(ctx) {
+  const c = ctx.state.common;
+  if (!c) return null;
+  const captions = (c.captions || []).map((cap) => h("p", { class: "caption-line" },
+    t(cap.key, Object.fromEntries(cap.args.map(([k, x]) => [k, scalar(ctx, x)])))));
+  const sides = c.scores.map((score, side) => {
+    const seats = c.teams.map((team, seat) => (team === side ? ctx.name(seat) : null)).filter((x) => x !== null);
+    return h("li", { class: c.seat != null && c.teams[c.seat] === side ? "mine" : "" },
+      h("span", null, list(seats)), " ", h("strong", null, String(score)));
+  });
+  return h("div", { class: "common" }, captions,
+    h("ol", { class: "side-scores", "aria-label": t("results.score") }, sides));
+}
+
 export function render(ctx) {
   const v = ctx.view || {};
   const fields = Object.entries(v).filter(([k]) => !SHOWN_ELSEWHERE.has(k));
@@ -82,6 +98,7 @@ export function render(ctx) {
       });
     })) : null;
   return h("div", { class: "generic" },
+    commonPart(ctx),
     h("dl", { class: "generic-fields" }, fields.map(([k, x]) => [
       h("dt", null, label(ctx, "field", k)), h("dd", null, value(ctx, x))])),
     h("div", { class: "hand-panel" },

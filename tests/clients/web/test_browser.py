@@ -67,6 +67,10 @@ def test_a_game_with_no_client_code_is_played_to_the_end(tmp_path: Path, phone: 
         assert "cannot show" not in page.inner_text("#game")
         # The view is readable: its fields by name, the own hand as cards, a button per move.
         assert "played" in game.locator(".generic-fields").first.inner_text().lower()
+        # The common part: one score per side, each named by its seat, yours marked.
+        sides = game.locator(".side-scores li")
+        assert sides.count() == 2
+        assert "Ana" in game.locator(".side-scores li.mine").inner_text()
         hand = game.locator(".hand button.card")
         assert hand.count() == 2
         buttons = game.locator(".actions button[data-action]")

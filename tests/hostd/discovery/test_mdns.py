@@ -15,9 +15,9 @@ from typing import Any
 
 import trio
 
+from bench.netns import BIN, Netns, Proc, Procs, link, network_namespaces
 from hostd.discovery import MAX_LABEL_BYTES, instance_label
 from hostd.protocol import PROTOCOL_VERSION
-from bench.netns import BIN, Netns, Proc, Procs, link, network_namespaces
 
 SEEN = 20.0  # seconds to wait for something to appear on the network
 

@@ -11,6 +11,7 @@ import ifaddr
 import pytest
 from zeroconf import ServiceInfo
 
+from clients.browse import box_from_info
 from hostd.discovery import (
     MAX_LABEL_BYTES,
     SERVICE_TYPE,
@@ -24,7 +25,6 @@ from hostd.discovery import (
     parse_txt_rdata,
     tablebox_txt,
 )
-from clients.browse import box_from_info
 from hostd.protocol.messages import TableSummary
 
 

@@ -1,0 +1,160 @@
+"""The presentation contract: what every view shares, and how a game asks to be drawn.
+
+Two parts, both plain data the codec sends as JSON:
+
+- ``Common``: the fields every seat's view carries whatever the game (the seat, the seats to
+  act, the own hand, the other hands as counts, the sides, the scores, the phase, the last
+  action, the captions). A game builds it in ``Game.common(state, seat)`` from what that seat
+  may know, exactly like its view; the host sends it beside the view, so a client can draw a
+  seat strip, a score line and a status for any game without knowing it.
+- ``Presentation``: the catalogue entry's descriptor. Its ``family`` picks the client renderer
+  (one per family, not one per game), its ``zones`` say which view fields are drawn as what,
+  and its ``gestures`` say how a legal action's fields are entered (a ``card`` is a tap on
+  that card of the hand, ``cards`` a multi-select that must equal one legal action, ``cell`` a
+  tap on the grid, ``from``/``to`` a tap-tap or a drag; any other field is a labelled button).
+
+Sides and seat colours come from here and from ``Game.teams``, never from a client's guess.
+This module must never import a game, do I/O, or hold anything a seat may not know: it is
+only the shape, checked when a catalogue entry is built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Family = Literal["trick_taking", "shedding", "grid_board", "track_board", "code_breaking",
+                 "generic"]
+ZoneKind = Literal["hand", "trick", "piles", "grid", "track", "score_sheet", "code_rows"]
+GestureKind = Literal["card", "cards", "cell", "from_to", "button"]
+
+FAMILIES: tuple[Family, ...] = ("trick_taking", "shedding", "grid_board", "track_board",
+                                "code_breaking", "generic")
+ZONE_KINDS: tuple[ZoneKind, ...] = ("hand", "trick", "piles", "grid", "track", "score_sheet",
+                                    "code_rows")
+GESTURE_KINDS: tuple[GestureKind, ...] = ("card", "cards", "cell", "from_to", "button")
+# Which gestures can point into which zones: a card is in a hand, a cell on a grid...
+_GESTURE_ZONES: dict[GestureKind, tuple[ZoneKind, ...]] = {
+    "card": ("hand",), "cards": ("hand",), "cell": ("grid",), "from_to": ("grid", "track"),
+    "button": (),
+}
+
+# The bound on one seat's legal list as the wire encodes it (compact JSON), checked for every
+# registered game by the conformance test. Sequence's worst case sets it: two distinct
+# two-eyed jacks on an empty board give 2 x 96 placements, and removals share those 96
+# squares, about 9 KB in all. A move with more combinations is entered in steps
+# (docs/architecture.md, "Compound moves").
+LEGAL_BYTES_MAX = 10 * 1024
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A line for the player: a message key of the game's string catalogue and its arguments.
+
+    Arguments are text or numbers; a text argument that is itself a key is translated too.
+    """
+
+    key: str
+    args: tuple[tuple[str, str | int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Common:
+    """The part of every seat's view that every client understands.
+
+    ``scores`` are by side (index = the side number in ``teams``); ``hand_counts`` by seat
+    (empty for a game without hands); ``hand`` is this seat's own cards or pieces in hand (two-
+    character cards), empty for a spectator. ``last`` is the last action in words, ``None``
+    before the first. ``captions`` are the game's status lines (trump, the round, the target).
+    """
+
+    seat: int | None
+    to_act: tuple[int, ...]
+    hand: tuple[str, ...]
+    hand_counts: tuple[int, ...]
+    teams: tuple[int, ...]
+    scores: tuple[int, ...]
+    phase: str
+    last: Caption | None = None
+    captions: tuple[Caption, ...] = ()
+
+
+@dataclass(frozen=True)
+class Zone:
+    """One thing the renderer draws: ``field`` is the view field it reads.
+
+    ``rows``/``cols`` size a grid; ``points`` counts a track's points; ``labels`` names how
+    cells are labelled (``"algebraic"``: a1..h8, ``"numbered"``: 1..n, ``""``: none).
+    """
+
+    name: str
+    kind: ZoneKind
+    field: str
+    rows: int = 0
+    cols: int = 0
+    points: int = 0
+    labels: str = ""
+
+
+@dataclass(frozen=True)
+class Gesture:
+    """How some fields of a legal action are entered: by ``kind`` on the zone named ``zone``.
+
+    ``fields`` are the action's field names the gesture fills: ``("card",)`` for a card,
+    ``("row", "col")`` for a grid cell, ``("from", "to")`` for a move between points.
+    """
+
+    fields: tuple[str, ...]
+    kind: GestureKind
+    zone: str = ""
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """A catalogue entry's drawing instructions; ``generic`` draws any view readably."""
+
+    family: Family = "generic"
+    zones: tuple[Zone, ...] = ()
+    gestures: tuple[Gesture, ...] = ()
+    seat_colours: tuple[str, ...] = field(default=())  # by side: colour names the clients know
+
+    def __post_init__(self) -> None:
+        problems = presentation_problems(self)
+        if problems:
+            raise ValueError("; ".join(problems))
+
+
+SEAT_COLOURS = ("blue", "green", "red", "yellow", "purple", "orange", "white", "black")
+
+
+def presentation_problems(p: Presentation) -> list[str]:
+    """What is wrong with a descriptor, as readable lines (empty when it is sound)."""
+    out: list[str] = []
+    if p.family not in FAMILIES:
+        out.append(f"unknown family {p.family!r}")
+    names = [z.name for z in p.zones]
+    if len(set(names)) != len(names):
+        out.append("zone names repeat")
+    zones = {z.name: z for z in p.zones}
+    for z in p.zones:
+        if z.kind not in ZONE_KINDS:
+            out.append(f"zone {z.name}: unknown kind {z.kind!r}")
+        if z.kind == "grid" and (z.rows <= 0 or z.cols <= 0):
+            out.append(f"zone {z.name}: a grid needs rows and cols")
+        if z.kind == "track" and z.points <= 0:
+            out.append(f"zone {z.name}: a track needs points")
+    for g in p.gestures:
+        if g.kind not in GESTURE_KINDS:
+            out.append(f"gesture {','.join(g.fields)}: unknown kind {g.kind!r}")
+            continue
+        wanted = _GESTURE_ZONES[g.kind]
+        if wanted and (g.zone not in zones or zones[g.zone].kind not in wanted):
+            out.append(f"gesture {','.join(g.fields)}: a {g.kind} points into a "
+                       f"{' or '.join(wanted)} zone")
+        if not g.fields:
+            out.append(f"a {g.kind} gesture fills no field")
+    out += [f"unknown seat colour {c!r}" for c in p.seat_colours if c not in SEAT_COLOURS]
+    return out
+
+
+GENERIC = Presentation()
