@@ -6,7 +6,7 @@
 // actions of the latest state, sent back exactly as received, with that state's version.
 
 import { button, h, replace } from "./dom.js";
-import { LANGS, inEnglish, language, list, setLanguage, t, text } from "./i18n.js";
+import { LANGS, inEnglish, language, list, loadGame, setLanguage, t, text } from "./i18n.js";
 import { Link } from "./net.js";
 import * as settingsStore from "./settings.js";
 import * as sound from "./sound.js";
@@ -415,6 +415,7 @@ function context() {
 }
 
 async function loadRenderer(game) {
+  await loadGame(game);
   if (renderers[game]) return;
   renderers[game] = await (RENDERERS[game] || GENERIC)();
 }

@@ -1,4 +1,6 @@
-// Translation: message catalogues (i18n/<lang>.json), `t(key, args)`, and card names and faces.
+// Translation: the shell's catalogues (i18n/<lang>.json) and each game's one catalogue
+// (strings/<game>/<lang>.json, the same files the kiosk and the terminal read), `t(key, args)`,
+// and card names and faces.
 // Server text arrives as {key, args}; error codes as `code.<code>`. A key missing from the
 // chosen language falls back to English, then to a readable form of the key itself, so a
 // newer server never shows a blank. Never decides anything about a game.
@@ -12,6 +14,7 @@ export const LANGS = {
 let lang = "en";
 let table = {};
 let english = {};
+const games = new Set(); // the games whose catalogues are merged in
 
 async function fetchCatalogue(code) {
   const r = await fetch(`i18n/${code}.json`);
@@ -19,13 +22,29 @@ async function fetchCatalogue(code) {
   return r.json();
 }
 
+// A game's catalogue in one language; a game without one (yet) has none: its keys then show
+// in their readable form.
+async function fetchGame(game, code) {
+  const r = await fetch(`strings/${encodeURIComponent(game)}/${code}.json`);
+  return r.ok ? r.json() : {};
+}
+
 export async function setLanguage(code) {
   if (!LANGS[code]) code = "en";
   if (!Object.keys(english).length) english = await fetchCatalogue("en");
   table = code === "en" ? english : await fetchCatalogue(code);
   lang = code;
+  for (const game of games) Object.assign(table, await fetchGame(game, code));
   document.documentElement.lang = code;
   document.documentElement.dir = LANGS[code].dir;
+}
+
+// Merge in one game's strings (once per game; again for each language change).
+export async function loadGame(game) {
+  if (games.has(game)) return;
+  games.add(game);
+  Object.assign(english, await fetchGame(game, "en"));
+  if (lang !== "en") Object.assign(table, await fetchGame(game, lang));
 }
 
 export function language() {

@@ -179,6 +179,9 @@ def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlet
         WebSocketRoute("/ws", ws_endpoint),
         Route("/healthz", healthz),
         Route("/qr.svg", qr_svg),
+        # Each game's string catalogue, shared with the kiosk and the terminal.
+        Mount("/strings", app=_Page(directory=root.parent / "strings", check_dir=False),
+              name="strings"),
         Mount("/", app=_Page(directory=root, html=True, check_dir=False), name="web"),
     ]
     app = Starlette(routes=routes)

@@ -145,9 +145,9 @@ def _bid_text(ctx: Ctx, bid: dict[str, Any]) -> str:
     t = ctx.tr
     call = str(bid.get("call"))
     if call == "name":
-        text = t.t("euchre.bid.name", suit=_suit(ctx, bid.get("suit")))
+        text = t.t("euchre.bid_word.name", suit=_suit(ctx, bid.get("suit")))
     else:
-        text = t.t("euchre.bid." + call)
+        text = t.t("euchre.bid_word." + call)
     if bid.get("alone"):
         text += f" · {t.t('euchre.alone')}"
     return text
@@ -238,7 +238,9 @@ def _result(ctx: Ctx, rect: Rect, entry: TableEntry, last: dict[str, Any]) -> No
     t = ctx.tr
     points = list(last.get("points") or [0, 0])
     side = 0 if points and points[0] >= (points[1] if len(points) > 1 else 0) else 1
-    result = str(last.get("result"))
+    # The engine's result key (euchre.result.made) as the kiosk's one-line form with the side
+    # and the points (euchre.result_line.made); the web page shows the short form.
+    result = str(last.get("result")).replace("euchre.result.", "euchre.result_line.", 1)
     text = t.t(result, side=side_name(ctx, entry, side), points=max(points or [0]))
     lines = [text]
     trump = last.get("trump")

@@ -61,7 +61,7 @@ def _top_line(ctx: Ctx, box: Rect, view: dict[str, Any]) -> None:
     """The round, a revolution when one is in force, and the rank order weakest first."""
     t = ctx.tr
     rnd, rounds = view.get("round", 0), view.get("rounds", 0)
-    text = (t.t("president.round", n=rnd, of=rounds) if isinstance(rounds, int) and rounds > 0
+    text = (t.t("president.round", n=rnd, total=rounds) if isinstance(rounds, int) and rounds > 0
             else t.t("president.round_open", n=rnd))
     # start: the round (30%); middle: a revolution (25%); end: the rank order (45%)
     w_start, w_mid = box.w * 3 // 10, box.w // 4
@@ -76,7 +76,7 @@ def _top_line(ctx: Ctx, box: Rect, view: dict[str, Any]) -> None:
     if reversed_:
         pill = middle.inflate(-middle.w // 8, -max(2, box.h // 8))
         d.panel(ctx.surface, pill, d.ALERT, radius=pill.h // 2)
-        d.label(ctx, t.t("president.revolution"), pill.inflate(-pill.h // 2, -2),
+        d.label(ctx, t.t("president.revolution_banner"), pill.inflate(-pill.h // 2, -2),
                 round(pill.h * 0.8), d.TEXT, bold=True, align="center")
     order = str(view.get("order") or "")
     if order:

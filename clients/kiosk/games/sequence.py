@@ -191,7 +191,7 @@ def _info(ctx: Ctx, area: Rect, entry: TableEntry, view: dict[str, Any], column:
             count.x, words.x = row2.right - count_w, row2.x
         d.label(ctx, f"{made} / {need}" if need else str(made), count, row2.h * 4 // 5, d.GOLD,
                 bold=True, ltr=True)
-        d.label(ctx, t.t("sequence.sequences"), words, row2.h // 2, d.GOLD, align="end")
+        d.label(ctx, t.t("sequence.sequences_label"), words, row2.h // 2, d.GOLD, align="end")
         row3 = Rect(inner.x, row2.bottom, inner.w, inner.bottom - row2.bottom)
         if len(seats) == 1:
             hand = t.t("sequence.in_hand", n=counts[seats[0]] if seats[0] < len(counts) else 0)
@@ -199,7 +199,7 @@ def _info(ctx: Ctx, area: Rect, entry: TableEntry, view: dict[str, Any], column:
             hand = "  ·  ".join(f"{d.seat_name(ctx, entry, x)} {counts[x]}" for x in seats
                                 if x < len(counts))
         if rules.get("captures") and team < len(captures):
-            hand = f"{t.t('sequence.captures', n=captures[team])}  ·  {hand}"
+            hand = f"{t.t('sequence.captured', n=captures[team])}  ·  {hand}"
         d.label(ctx, hand, row3, row3.h * 3 // 5, d.MUTED)
     _last_block(ctx, blocks[-1], entry, view)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.strings import game_strings
 from engine import registry
 from engine.ai import LEVELS
 from hostd.protocol import codes
@@ -25,8 +26,11 @@ BUDGET = 150 * 1024  # bytes, before compression, all files (there are no fonts)
 
 
 def catalogue(lang: str) -> dict[str, str]:
+    """What the page can say in ``lang``: the shell's strings and every game's catalogue."""
     data: dict[str, str] = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    return data
+    overlap = set(data) & set(game_strings(lang))
+    assert not overlap, f"in the shell and a game's catalogue both: {sorted(overlap)}"
+    return {**data, **game_strings(lang)}
 
 
 def js_sources() -> dict[str, str]:
