@@ -14,7 +14,6 @@ leaving the seat to be covered by the AI after the grace period.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import sys
 from typing import Any, TextIO
@@ -29,6 +28,7 @@ from clients.client import (
     connect,
     connect_bluetooth,
 )
+from clients.strings import catalogue
 from hostd.protocol.messages import Notice, State
 
 _CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
@@ -41,13 +41,37 @@ class TerminalError(Exception):
 
 
 class Screen:
+    """What the player reads: the table as a game shows it, never a dump of the wire.
+
+    Seats with who is to play and who you are, the captions and the score of each side (the
+    state's common part), your hand, what just happened, and the view's other fields by their
+    names in the game's strings, each printed when it changes rather than on every move (the
+    options a table was opened with do not change). Words come from the game's catalogue
+    (``clients.strings``, English); a key it lacks shows as readable words.
+    """
+
     def __init__(self, out: TextIO, *, symbols: bool) -> None:
         self.out = out
         self.symbols = symbols
+        self.game = ""
+        self.strings: dict[str, str] = {}
+        self.shown: dict[str, str] = {}  # each view field as last printed
+        self.names: list[str] = []
 
     def say(self, text: str = "", end: str = "\n") -> None:
         self.out.write(text + end)
         self.out.flush()
+
+    def use_game(self, game: str) -> None:
+        if game != self.game:
+            self.game, self.strings, self.shown = game, catalogue(game, "en"), {}
+
+    def t(self, key: str, args: dict[str, Any] | None = None) -> str:
+        template = self.strings.get(key)
+        if template is None:
+            return key.rsplit(".", 1)[-1].replace("_", " ")
+        values = {k: self.value(v) for k, v in (args or {}).items()}
+        return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
 
     # -- formatting values the host sent (generic: any game) ------------------------------------
     def card(self, code: str) -> str:
@@ -58,52 +82,98 @@ class Screen:
 
     def value(self, v: Any) -> str:
         if isinstance(v, str):
+            if self.game and v.startswith(self.game + ".") and v in self.strings:
+                return self.t(v)
             return self.card(v)
-        if isinstance(v, bool) or v is None:
-            return json.dumps(v)
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if v is None:
+            return "-"
         if isinstance(v, int | float):
             return str(v)
         if isinstance(v, list):
             return "[" + " ".join(self.value(x) for x in v) + "]" if v else "-"
         if isinstance(v, dict):
-            fields = " ".join(f"{k}={self.value(x)}" for k, x in v.items() if k != "type")
-            kind = str(v.get("type", ""))
-            return f"{kind}({fields})" if kind else fields
+            fields = " ".join(f"{self.label(k)} {self.value(x)}" for k, x in v.items()
+                              if k != "type")
+            return f"({fields})"
         return str(v)
 
-    def action(self, a: dict[str, Any]) -> str:
-        fields = [f"{k}={self.value(v)}" for k, v in a.items() if k != "type"]
-        return " ".join([str(a.get("type", "?")).replace("_", " "), *fields])
+    def label(self, field: str) -> str:
+        key = f"{self.game}.field.{field}"
+        return self.strings[key] if key in self.strings else field.replace("_", " ")
 
-    def view_lines(self, view: dict[str, Any]) -> list[str]:
+    def action(self, a: dict[str, Any]) -> str:
+        kind = str(a.get("type", "?"))
+        args = {k: v for k, v in a.items() if k != "type"}
+        key = f"{self.game}.action.{kind}"
+        values = ", ".join(self.value(v) for v in args.values())
+        if key in self.strings:
+            # A label without placeholders ("Play") still names what it plays.
+            text = self.t(key, args)
+            return text if "{" in self.strings[key] or not values else f"{text}: {values}"
+        words = kind.replace("_", " ")
+        return f"{words}: {values}" if args else words
+
+    def view_lines(self, view: dict[str, Any], skip: frozenset[str] = frozenset()) -> list[str]:
+        """The view's fields that changed since they were last shown, by name."""
         lines = []
         for k, v in view.items():
-            if k == "type":
+            if k == "type" or k in skip:
                 continue
             if isinstance(v, list) and v and all(isinstance(r, list) for r in v) and len(v) > 4:
-                lines.append(f"  {k}:")  # a grid (a board)
-                lines += ["    " + " ".join(f"{self.value(c):>3}" for c in row) for row in v]
+                text = "\n".join("    " + " ".join(f"{self.value(c):>3}" for c in row) for row in v)
+                line = f"  {self.label(k)}:\n{text}"  # a grid (a board)
             else:
-                lines.append(f"  {k}: {self.value(v)}")
+                line = f"  {self.label(k)}: {self.value(v)}"
+            if self.shown.get(k) != line:
+                self.shown[k] = line
+                lines.append(line)
         return lines
 
     def state(self, s: State, me: int | None) -> None:
+        self.use_game(s.game)
+        self.names = [seat.name or f"AI {seat.level}" for seat in s.seats]
+        common = s.common or {}
+        counts = common.get("hand_counts") or []
         self.say("")
-        self.say(f"== {s.name} ({s.game}, code {s.code}) version {s.version} [{s.status}]")
+        self.say(f"== {s.name} · {s.game} · code {s.code}"
+                 + ("" if s.status == "playing" else f" · {s.status}"))
         for seat in s.seats:
-            who = seat.name or f"AI {seat.level}"
             tags = []
             if seat.seat == me:
                 tags.append("you")
             if seat.controller == "human" and not seat.connected:
                 tags.append("away, AI covers" if seat.covered else "away")
             turn = ">" if seat.seat in s.to_act else " "
+            cards = f"  {counts[seat.seat]} cards" if seat.seat < len(counts) else ""
             extra = f" ({', '.join(tags)})" if tags else ""
-            self.say(f" {turn} seat {seat.seat} team {seat.team}: {who}{extra}")
-        for line in self.view_lines(s.view):
+            self.say(f" {turn} {self.names[seat.seat]}{extra}{cards}")
+        for cap in common.get("captions") or []:
+            self.say("  " + self.t(cap["key"], dict(cap["args"])))
+        teams, scores = common.get("teams") or [], common.get("scores") or []
+        if scores:
+            sides = [" & ".join(n for n, team in zip(self.names, teams, strict=False) if team == side)
+                     for side in range(len(scores))]
+            self.say("  score: " + " · ".join(f"{who} {sc}" for who, sc in zip(sides, scores,
+                                                                            strict=False)))
+        if common.get("last"):
+            last = common["last"]
+            self.say("  last: " + self.t(last["key"], dict(last["args"])))
+        for line in self.view_lines(s.view, frozenset({"seat", "to_act", "hand", "hand_counts"})):
             self.say(line)
+        if me is not None and common.get("hand") is not None:
+            self.say("  your hand: " + (" ".join(self.card(c) for c in common["hand"]) or "-"))
         if s.outcome is not None:
-            self.say("game over: " + self.value(s.outcome))
+            self.outcome(s.outcome)
+
+    def outcome(self, o: dict[str, Any]) -> None:
+        winners = [self.names[w] if w < len(self.names) else f"seat {w}" for w in o["winners"]]
+        head = "a draw" if o.get("draw") or not winners else " & ".join(winners) + " won"
+        reason = f": {self.t(o['reason'])}" if o.get("reason") else ""
+        self.say(f"game over, {head}{reason}")
+        self.say("  " + " · ".join(f"{n} {sc}" for n, sc in zip(self.names, o["scores"],
+                                                             strict=False)))
 
     def menu(self, s: State) -> None:
         for i, a in enumerate(s.legal, 1):
@@ -315,4 +385,16 @@ def run(host: str, port: int, *, code: str | None = None, name: str | None = Non
         return trio.run(lambda: play(host, port, code=code, name=name, seat=seat,
                                      spectate=spectate, bluetooth=bluetooth))
     except KeyboardInterrupt:
-        return 130
+        return _interrupted()
+    except BaseExceptionGroup as group:
+        # Ctrl-C lands in whichever task runs; trio may hand it back inside a group.
+        if group.subgroup(KeyboardInterrupt) is not None:
+            return _interrupted()
+        raise
+
+
+def _interrupted() -> int:
+    """Ctrl-C: a clean line, no traceback; the seat is covered by the AI after the grace."""
+    sys.stdout.write("\n* bye (the computer covers your seat if you do not come back)\n")
+    sys.stdout.flush()
+    return 130

@@ -12,6 +12,7 @@ import os
 import random
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -89,10 +90,58 @@ def test_a_person_plays_euchre_against_three_ais_in_the_terminal() -> None:
 def test_screen_formats_any_view_generically() -> None:
     out = io.StringIO()
     screen = Screen(out, symbols=True)
-    assert screen.action({"type": "play_card", "card": "TH"}) == "play card card=10♥"
+    assert screen.action({"type": "play_card", "card": "TH"}) == "play card: 10♥"
     assert screen.value(["AS", "2C"]) == "[A♠ 2♣]"
-    assert screen.value({"type": "trick", "lead": 1, "cards": []}) == "trick(lead=1 cards=-)"
+    assert screen.value({"type": "trick", "lead": 1, "cards": []}) == "(lead 1 cards -)"
     lines = screen.view_lines({"type": "v", "board": [["AS"] * 10] * 10, "score": [1, 2]})
-    assert lines[0] == "  board:" and len(lines) == 12 and lines[-1] == "  score: [1 2]"
+    assert lines[0].startswith("  board:\n") and lines[0].count("\n") == 10
+    assert lines[-1] == "  score: [1 2]"
+    # A field is printed again only when it changed: options do not repeat on every move.
+    assert screen.view_lines({"type": "v", "board": [["AS"] * 10] * 10, "score": [1, 3]}) == [
+        "  score: [1 3]"]
     plain = Screen(out, symbols=False)
     assert plain.value("KD") == "KD"
+
+
+def test_screen_speaks_the_games_words() -> None:
+    out = io.StringIO()
+    screen = Screen(out, symbols=True)
+    screen.use_game("euchre")
+    # The game's one catalogue (clients/strings/euchre): an engine key, in words.
+    assert screen.value("euchre.result.made") == "Made it."
+    assert screen.label("going_alone") == "going alone"
+    assert screen.action({"type": "play", "card": "QD"}) == "Play: Q♦"
+
+
+def test_ctrl_c_ends_cleanly() -> None:
+    tmp = short_dir()
+    d = start_process(tmp / "data", tmp / "c.sock")
+    try:
+        made = tablebox("tables", "new", "euchre", "--ai", "random", "--control", str(d.control))
+        assert made.returncode == 0, made.stderr
+        code = re.search(r"join code (\w{4})", made.stdout)
+        assert code, made.stdout
+        with subprocess.Popen(
+                [sys.executable, "-m", "tablebox", "play", "--port", str(d.tcp_port),
+                 "--code", code.group(1), "--name", "Pat"],
+                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"},
+        ) as player:
+            assert player.stdout is not None
+            out = b""
+            deadline = time.monotonic() + 30
+            # Mid-game, at the move prompt: where trio hands Ctrl-C back inside a group.
+            while b"your move" not in out and time.monotonic() < deadline:
+                ready, _, _ = select.select([player.stdout], [], [], 1.0)
+                if ready:
+                    out += os.read(player.stdout.fileno(), 65536)
+            assert b"your move" in out, out
+            player.send_signal(signal.SIGINT)
+            rest, _ = player.communicate(timeout=10)
+            text = (out + rest).decode("utf-8")
+            assert player.returncode == 130, text
+            assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+            assert text.rstrip().endswith("if you do not come back)")
+    finally:
+        d.kill()
