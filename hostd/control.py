@@ -7,7 +7,9 @@ runner like any other. The client side (``request``) is plain blocking sockets f
 
 File permissions are the only access control, so there is no remote admin port, and
 nothing secret is ever answered: no seat token (only hashes exist), and no seed or future
-cards (exports of unfinished games leave them out).
+cards (exports of unfinished games leave them out). The one exception is deliberate: the
+export of a damaged table holds the hand in play, a game that can no longer go on, because
+the step that broke it is usually there (``hostd.tables.damage``).
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ import trio
 from engine.codec import to_data
 from engine.errors import EngineError, OptionError
 from hostd.logs import get_logger
+from hostd.protocol import codes
 from hostd.protocol.framing import NDJSONSplitter
 from hostd.store import StorageError
-from hostd.tables.core import Reject, TableCore, TableMeta
+from hostd.tables.core import Reject, TableMeta
+from hostd.tables.damage import DamagedTable, replay
 from hostd.tables.hub import Hub
 from hostd.tables.runner import TableRunner
 
@@ -98,7 +102,10 @@ class Control:
         return self.hub.status()
 
     async def tables_list(self) -> list[Any]:
-        return [_builtins(t) for t in self.hub.list_tables()]
+        # Damaged tables are listed too (status "damaged"), in id order with the others: the
+        # operator must see them even though players do not.
+        found = [_builtins(t) for t in self.hub.list_tables()] + self.hub.damaged_tables()
+        return sorted(found, key=lambda t: (len(t["id"]), t["id"]))
 
     async def tables_new(self, game: str, players: int | None = None,
                          options: dict[str, Any] | None = None, ai: str | None = None,
@@ -111,6 +118,9 @@ class Control:
         return _builtins(runner.core.summary())
 
     async def tables_show(self, table: str) -> Any:
+        damaged = self.hub.find_damaged(str(table))
+        if damaged is not None:
+            return damaged.summary()  # no state to show: replay did not get there
         runner = self.hub.find(str(table))
         core = runner.core
         out = _builtins(core.summary())
@@ -128,6 +138,9 @@ class Control:
         return out
 
     async def tables_close(self, table: str) -> Any:
+        damaged = self.hub.find_damaged(str(table))
+        if damaged is not None:
+            return await self._close_damaged(damaged)
         runner = self.hub.find(str(table))
         await runner.call(lambda: runner.admin(runner.core.close()))
         runner.stop()
@@ -150,7 +163,18 @@ class Control:
         await runner.call(lambda: runner.admin(runner.core.set_level(int(seat), str(level))))
         return [_builtins(s) for s in runner.core.seat_summaries()]
 
+    async def _close_damaged(self, damaged: DamagedTable) -> Any:
+        """Stop listing a damaged table: one ``status`` event, like any close. Its rows stay
+        (``export`` still rebuilds it); a later start no longer loads it."""
+        await self.hub.store.append(int(damaged.id), [("status", {"status": "closed"})])
+        self.hub.forget_damaged(damaged)
+        log.info("table_closed", table=damaged.id, damaged=True)
+        return {**damaged.summary(), "status": "closed"}
+
     async def export(self, table: str, game: int | None = None) -> Any:
+        damaged = self.hub.find_damaged(str(table))
+        if damaged is not None:
+            return damaged.record(game=game)
         try:
             runner: TableRunner | None = self.hub.find(str(table))
         except Reject:
@@ -159,14 +183,15 @@ class Control:
             return runner.core.record(game=game)
         # A closed table is no longer in memory: rebuild it from the store.
         if not str(table).isdigit():
-            raise Reject("unknown_table")
+            raise Reject(codes.UNKNOWN_TABLE)
         logs = await self.hub.store.load(table_id=int(table))
         if not logs:
-            raise Reject("unknown_table")
+            raise Reject(codes.UNKNOWN_TABLE)
         row = logs[0].row
         meta = TableMeta(str(row.id), row.code, row.name, row.game, row.players, row.options,
                          row.seed, row.turn_timer)
-        return TableCore.restore(meta, logs[0].events).record(game=game)
+        # Closed, and perhaps damaged too: either way its record is exported, never an error.
+        return replay(meta, logs[0].events).record(game=game)
 
     async def drain(self, wait: bool = True, within: float | None = None) -> Any:
         report = await self.hub.drain(wait=bool(wait), timeout=within)

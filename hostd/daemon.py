@@ -213,9 +213,11 @@ async def _publish_summaries(hub: Hub, send: trio.MemorySendChannel[Any], discov
 def _status_line(hub: Hub) -> str:
     s = hub.status()
     # `systemctl status tablebox` shows this line: say when a drain is under way.
+    damaged = s["tables"].get("damaged", 0)
     return (("draining: " if s["draining"] else "")
             + f"{s['tables']['playing']} tables playing, {s['tables']['finished']} finished, "
-            f"{s['connections']} connections")
+            + (f"{damaged} damaged (see tablebox doctor), " if damaged else "")
+            + f"{s['connections']} connections")
 
 
 async def _watchdog(hub: Hub) -> None:

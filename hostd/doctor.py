@@ -3,7 +3,8 @@
 Owns the checks and their verdicts: the configuration, the daemon, both ports (free, or held
 by our own daemon), network interfaces and the IP-literal join URLs, mDNS (a multicast-capable
 interface), Bluetooth (socket support in this Python, the D-Bus system bus, BlueZ, an
-adapter), disk space, the clock, and the database (``PRAGMA integrity_check``).
+adapter), disk space, the clock, the database (``PRAGMA integrity_check``), and the tables
+whose stored events no longer replay (damaged: one line each, with what to do).
 
 Every check only looks: it binds a port for an instant to see whether it is free, opens the
 database read-only, asks D-Bus questions, and sends nothing on the network (mDNS is judged
@@ -409,9 +410,13 @@ def check_clock(ctx: Context) -> Iterator[Check]:
                     + (", synchronized" if synced else ""))
 
 
-def _integrity(path: Path, immutable: bool) -> list[str]:
+def _read_only(path: Path, immutable: bool) -> sqlite3.Connection:
     uri = f"{path.absolute().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
-    con = sqlite3.connect(uri, uri=True, timeout=5)
+    return sqlite3.connect(uri, uri=True, timeout=5)
+
+
+def _integrity(path: Path, immutable: bool) -> list[str]:
+    con = _read_only(path, immutable)
     try:
         return [str(r[0]) for r in con.execute("PRAGMA integrity_check(20)")]
     finally:
@@ -448,6 +453,70 @@ def check_database(ctx: Context) -> Iterator[Check]:
                     "file (docs/operations.md)")
 
 
+# -- damaged tables ----------------------------------------------------------------------------
+def _replay_offline(db: Path) -> tuple[int, list[dict[str, Any]]]:
+    """(open tables, damaged ones' listing entries): what the daemon's start would find."""
+    from hostd.store import read_tables
+    from hostd.tables.core import TableMeta
+    from hostd.tables.damage import DamagedTable, replay
+
+    def read(immutable: bool) -> list[Any]:
+        con = _read_only(db, immutable)
+        try:
+            return read_tables(con)
+        finally:
+            con.close()
+
+    try:
+        logs = read(immutable=False)
+    except sqlite3.OperationalError:
+        # WAL without its -shm file, read-only: safe as immutable when no one writes
+        logs = read(immutable=True)
+    damaged = []
+    for tl in logs:
+        r = tl.row
+        found = replay(TableMeta(str(r.id), r.code, r.name, r.game, r.players, r.options,
+                                 r.seed, r.turn_timer), tl.events)
+        if isinstance(found, DamagedTable):
+            damaged.append(found.summary())
+    return len(logs), damaged
+
+
+def damaged_check(t: dict[str, Any]) -> Check:
+    """One damaged table's line: where replay stopped, and what to do about it."""
+    d = t["damage"]
+    game = f" of game {d['game']}" if d.get("game", 1) > 1 else ""
+    return Check(f"table {t['id']}", "warn",
+                 f"{t['game']} \"{t['name']}\" (code {t['code']}) is damaged: replay stopped "
+                 f"at step {d['step']}{game} ({d['code']}); not playable, nothing deleted",
+                 f"keep its events: tablebox export {t['id']} -o table-{t['id']}.json (attach it "
+                 f"to a bug report); then tablebox tables close {t['id']}, or keep it until an "
+                 "upgrade replays it (docs/operations.md, Damaged tables)")
+
+
+def check_tables(ctx: Context) -> Iterator[Check]:
+    """Damaged tables: the running daemon's list, else a read-only replay of the database."""
+    if ctx.daemon is not None:
+        damaged = list(ctx.daemon.get("damaged", []))
+        summary = f"{ctx.daemon.get('restored', 0)} open tables restored by the daemon"
+    else:
+        db = ctx.config.database
+        if not db.exists() or not os.access(db, os.R_OK):
+            return  # the database check says why
+        try:
+            count, damaged = _replay_offline(db)
+        except sqlite3.DatabaseError as e:
+            yield Check("tables", "warn", f"cannot read the tables in {db}: {e}",
+                        "see the database check above")
+            return
+        summary = f"{count - len(damaged)} of {count} open tables replay (read-only check)"
+    if not damaged:
+        yield Check("tables", "ok", summary + ", none damaged")
+        return
+    for t in damaged:
+        yield damaged_check(t)
+
+
 # -- all of it ---------------------------------------------------------------------------------
 def run_checks(ctx: Context) -> list[Check]:
     ifs = interfaces()
@@ -455,7 +524,7 @@ def run_checks(ctx: Context) -> list[Check]:
         lambda: check_daemon(ctx), lambda: check_ports(ctx),
         lambda: check_network(ctx, ifs), lambda: check_mdns(ctx, ifs),
         lambda: check_bluetooth(ctx), lambda: check_disk(ctx), lambda: check_clock(ctx),
-        lambda: check_database(ctx),
+        lambda: check_database(ctx), lambda: check_tables(ctx),
     ]
     checks: list[Check] = []
     for group in groups:

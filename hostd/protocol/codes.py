@@ -32,6 +32,8 @@ NOT_SEATED = "not_seated"
 ALREADY_SEATED = "already_seated"  # this connection already holds a seat at that table
 BAD_NAME = "bad_name"  # a player name that is empty, too long or has control characters
 DRAINING = "draining"
+# A table whose stored events no longer replay (hostd.tables.damage): kept, not playable.
+TABLE_DAMAGED = "table_damaged"
 NO_SUCH_GAME = "no_such_game"  # management: a game number a table never had
 
 # intents

@@ -15,6 +15,11 @@ the event loop.
 
 The seed lives here and in the daemon's memory only: it must never be sent to a client nor
 logged. This module never logs what it stores.
+
+Rows are only ever added (and a table's status set): nothing here deletes or rewrites an
+event, so a table whose events no longer replay (``hostd.tables.damage``) keeps every row for
+an export, a bug report or a later version that replays it again. A value that no longer
+decodes is read back as ``{UNDECODABLE: text}`` rather than failing the whole load.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status);
 """
 
 Event = tuple[str, dict[str, Any]]  # (kind, data): "step", "seat", "status", "rematch", ...
+# The key of the data (or options) read back for a stored value that no longer decodes.
+UNDECODABLE = "undecodable"
 
 _enc = msgspec.json.Encoder()
 _dec = msgspec.json.Decoder()
@@ -278,37 +285,8 @@ class Store:
     async def load(self, *, include_closed: bool = False,
                    table_id: int | None = None) -> list[TableLog]:
         """Tables (open ones, or every one, or just ``table_id``) with their events in order."""
-
-        def run(con: sqlite3.Connection) -> list[TableLog]:
-            where, args = ("", ()) if include_closed else ("WHERE status != 'closed'", ())
-            if table_id is not None:
-                where, args = "WHERE id = ?", (table_id,)  # type: ignore[assignment]
-            rows = con.execute(
-                "SELECT id, code, name, game, players, options, seed, turn_timer, status, created"
-                f" FROM tables {where} ORDER BY id", args).fetchall()
-            out: dict[int, TableLog] = {}
-            for r in rows:
-                row = TableRow(r[0], r[1], r[2], r[3], r[4], _dec.decode(r[5]), r[6], r[7], r[8],
-                               r[9])
-                out[row.id] = TableLog(row, [])
-            if not out:
-                return []
-            if table_id is not None:
-                cur = con.execute("SELECT table_id, kind, data FROM events WHERE table_id = ?"
-                                  " ORDER BY id", (table_id,))
-            elif include_closed:
-                cur = con.execute("SELECT table_id, kind, data FROM events ORDER BY table_id, id")
-            else:
-                cur = con.execute(
-                    "SELECT e.table_id, e.kind, e.data FROM events e JOIN tables t"
-                    " ON t.id = e.table_id WHERE t.status != 'closed' ORDER BY e.table_id, e.id")
-            for tid, kind, data in cur:
-                log = out.get(tid)
-                if log is not None:
-                    log.events.append((kind, _dec.decode(data)))
-            return list(out.values())
-
-        result: list[TableLog] = await self._read(run)
+        result: list[TableLog] = await self._read(
+            lambda con: read_tables(con, include_closed=include_closed, table_id=table_id))
         return result
 
     async def integrity(self) -> str:
@@ -316,6 +294,48 @@ class Store:
         result: str = await self._read(
             lambda con: con.execute("PRAGMA integrity_check").fetchone()[0])
         return result
+
+
+def _decode(text: str) -> Any:
+    """A stored JSON value, or ``{UNDECODABLE: text}`` for one that no longer decodes (a bad
+    disk sector, a hand edit): the table's replay then reports it as damaged, where raising
+    here would keep the daemon (and every other table) from starting."""
+    try:
+        return _dec.decode(text)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return {UNDECODABLE: text}
+
+
+def read_tables(con: sqlite3.Connection, *, include_closed: bool = False,
+                table_id: int | None = None) -> list[TableLog]:
+    """``Store.load`` on a connection of the caller's (``tablebox doctor`` opens the file
+    read-only): tables with their events in order. Reads only; raises ``sqlite3.Error``."""
+    where, args = ("", ()) if include_closed else ("WHERE status != 'closed'", ())
+    if table_id is not None:
+        where, args = "WHERE id = ?", (table_id,)  # type: ignore[assignment]
+    rows = con.execute(
+        "SELECT id, code, name, game, players, options, seed, turn_timer, status, created"
+        f" FROM tables {where} ORDER BY id", args).fetchall()
+    out: dict[int, TableLog] = {}
+    for r in rows:
+        row = TableRow(r[0], r[1], r[2], r[3], r[4], _decode(r[5]), r[6], r[7], r[8], r[9])
+        out[row.id] = TableLog(row, [])
+    if not out:
+        return []
+    if table_id is not None:
+        cur = con.execute("SELECT table_id, kind, data FROM events WHERE table_id = ?"
+                          " ORDER BY id", (table_id,))
+    elif include_closed:
+        cur = con.execute("SELECT table_id, kind, data FROM events ORDER BY table_id, id")
+    else:
+        cur = con.execute(
+            "SELECT e.table_id, e.kind, e.data FROM events e JOIN tables t"
+            " ON t.id = e.table_id WHERE t.status != 'closed' ORDER BY e.table_id, e.id")
+    for tid, kind, data in cur:
+        log = out.get(tid)
+        if log is not None:
+            log.events.append((str(kind), _decode(data)))
+    return list(out.values())
 
 
 @asynccontextmanager

@@ -5,6 +5,11 @@ and their bounded outboxes, table creation and restore-by-replay on start, the d
 and the counters ``status`` reports. It decides nothing about a table: it routes to the
 table's runner, which is the only writer of its table.
 
+A table whose log no longer replays is kept as a damaged entry (``hostd.tables.damage``):
+no runner, its code and tokens still indexed so that it keeps its join code and anyone who
+asks for it is refused with ``table_damaged``, listed for the operator (never in the
+players' lobby), and never written to except to close it.
+
 Never keeps a token, only its hash; never logs a seed, a hand or a token.
 """
 
@@ -22,7 +27,7 @@ import trio
 
 from engine import ai as engine_ai
 from engine import registry
-from engine.errors import EngineError, OptionError
+from engine.errors import OptionError
 from hostd.config import Config
 from hostd.logs import get_logger
 from hostd.protocol import codes
@@ -30,6 +35,7 @@ from hostd.protocol.messages import HostBye, TableSummary, Text, encode
 from hostd.store import Store
 from hostd.tables.ai import AIWorkers
 from hostd.tables.core import CODE_ALPHABET, Reject, TableCore, TableMeta, clean_name
+from hostd.tables.damage import DamagedTable, replay
 from hostd.tables.runner import Gone, TableRunner
 from hostd.transports.base import LinkClosed
 
@@ -138,6 +144,7 @@ class Hub:
 
     def __post_init__(self) -> None:
         self.tables: dict[str, TableRunner] = {}
+        self.damaged: dict[str, DamagedTable] = {}  # tables whose log no longer replays
         self.by_code: dict[str, str] = {}
         self.tokens: dict[str, str] = {}  # token hash -> table id
         self.conns: dict[int, ConnHandle] = {}
@@ -183,16 +190,48 @@ class Hub:
             row = tl.row
             meta = TableMeta(str(row.id), row.code, row.name, row.game, row.players,
                              row.options, row.seed, row.turn_timer)
-            try:
-                core = TableCore.restore(meta, tl.events)
-            except (EngineError, KeyError, ValueError, TypeError, IndexError) as e:
-                log.error("table_restore_failed", table=meta.id, game=row.game,
-                          error=type(e).__name__)
+            restored = replay(meta, tl.events)
+            if isinstance(restored, DamagedTable):
+                self._keep_damaged(restored)
                 continue
-            await self._start(core, row.id)
+            await self._start(restored, row.id)
         self.restored = len(self.tables)
         self.restore_seconds = time.perf_counter() - t0
-        log.info("tables_restored", tables=self.restored, seconds=round(self.restore_seconds, 3))
+        log.info("tables_restored", tables=self.restored, damaged=len(self.damaged),
+                 seconds=round(self.restore_seconds, 3))
+
+    def _keep_damaged(self, table: DamagedTable) -> None:
+        self.damaged[table.id] = table
+        # Its code stays taken (a new table must not answer to a code people still hold) and
+        # its tokens stay known (a returning player is told why, and keeps the token).
+        self.by_code[table.meta.code] = table.id
+        for token_hash in table.tokens():
+            self.tokens[token_hash] = table.id
+        d = table.damage
+        # One line per table, at warning: where and why, never the seed, a card or a token.
+        log.warning("table_damaged", table=table.id, game=table.meta.game, code=d.code,
+                    game_number=d.game, step=d.step, event_index=d.event,
+                    fix=f"tablebox export {table.id} -o table-{table.id}.json")
+
+    def forget_damaged(self, table: DamagedTable) -> None:
+        """The operator closed it (its rows stay): it stops being listed and refused."""
+        self.damaged.pop(table.id, None)
+        if self.by_code.get(table.meta.code) == table.id:
+            del self.by_code[table.meta.code]
+        self.forget_tokens(table.tokens())
+        self.tables_changed()
+
+    def _refuse_damaged(self, table_id: str | None) -> None:
+        if table_id is not None and table_id in self.damaged:
+            raise Reject(codes.TABLE_DAMAGED)
+
+    def find_damaged(self, ref: str) -> DamagedTable | None:
+        """The damaged table with this id or join code, if there is one."""
+        found = self.damaged.get(ref)
+        if found is None:
+            tid = self.by_code.get(ref.strip().upper())
+            found = self.damaged.get(tid) if tid is not None else None
+        return found
 
     async def _start(self, core: TableCore, db_id: int) -> TableRunner:
         runner = TableRunner(self, core, db_id)
@@ -264,6 +303,8 @@ class Hub:
             tid = self.by_code.get(ref.strip().upper())
             runner = self.tables.get(tid) if tid is not None else None
         if runner is None or runner.core.status == "closed":
+            damaged = self.find_damaged(ref)
+            self._refuse_damaged(damaged.id if damaged is not None else None)
             raise Reject(codes.UNKNOWN_TABLE)
         return runner
 
@@ -272,16 +313,24 @@ class Hub:
         tid = self.by_code.get(code.strip().upper())
         runner = self.tables.get(tid) if tid is not None else None
         if runner is None or runner.core.status == "closed":
+            self._refuse_damaged(tid)
             raise Reject(codes.UNKNOWN_TABLE)
         return runner
 
     def by_token(self, token_hash: str) -> TableRunner | None:
+        """The table holding this seat token; Reject(table_damaged) for a damaged one."""
         tid = self.tokens.get(token_hash)
+        self._refuse_damaged(tid)
         return self.tables.get(tid) if tid is not None else None
 
     def list_tables(self, *, seats: bool = True) -> list[TableSummary]:
+        """The playable tables (the players' lobby, mDNS counts): damaged ones are not."""
         return [r.core.summary(seats=seats) for r in self.tables.values()
                 if r.core.status != "closed"]
+
+    def damaged_tables(self) -> list[dict[str, Any]]:
+        """The damaged tables' listing entries, by id (for the operator: no secrets)."""
+        return [self.damaged[k].summary() for k in sorted(self.damaged, key=_id_order)]
 
     def forget_tokens(self, hashes: Iterable[str]) -> None:
         for h in hashes:
@@ -369,6 +418,8 @@ class Hub:
         by_status: dict[str, int] = {"playing": 0, "finished": 0}
         for r in self.tables.values():
             by_status[r.core.status] = by_status.get(r.core.status, 0) + 1
+        if self.damaged:
+            by_status["damaged"] = len(self.damaged)
         transports: dict[str, int] = {}
         for h in self.conns.values():
             transports[h.transport] = transports.get(h.transport, 0) + 1
@@ -388,6 +439,7 @@ class Hub:
             "ai_processes": self.ai.processes,
             "ai_speed": self.ai_speed,
             "restored": self.restored,
+            "damaged": self.damaged_tables(),
             "restore_seconds": round(self.restore_seconds, 3),
             "database": str(self.store.path),
             "listening": self.listening,
@@ -402,6 +454,10 @@ def default_level(game: str) -> str:
         if preferred in levels:
             return preferred
     return levels[0]
+
+
+def _id_order(table_id: str) -> tuple[int, str]:
+    return (int(table_id), "") if table_id.isdigit() else (0, table_id)
 
 
 def math_inf(timeout: float | None) -> float:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from hostd.store import StorageError, Store, open_store
+from hostd.store import UNDECODABLE, StorageError, Store, open_store
 
 
 async def new_table(store: Store, code: str = "ABCD") -> int:
@@ -106,3 +106,21 @@ async def test_closed_store_refuses(tmp_path: Path) -> None:
         pass
     with pytest.raises(StorageError):
         await store.append(1, [("step", {})])
+
+
+async def test_a_value_that_no_longer_decodes_is_handed_back_not_raised(tmp_path: Path) -> None:
+    # A damaged row must not keep every table from loading: its table's replay reports it.
+    db = tmp_path / "db.sqlite3"
+    async with open_store(db) as store:
+        t1 = await new_table(store)
+        t2 = await new_table(store, "WXYZ")
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE events SET data = '{\"seat\": 0, \"lev' WHERE table_id = ?", (t1,))
+        con.execute("UPDATE tables SET options = 'not json' WHERE id = ?", (t2,))
+    con.close()
+    async with open_store(db) as store:
+        first, second = await store.load()
+    assert first.events == [("level", {UNDECODABLE: '{"seat": 0, "lev'})]
+    assert second.row.options == {UNDECODABLE: "not json"}
+    assert second.events == [("level", {"seat": 0, "level": "easy"})]
