@@ -126,7 +126,9 @@ def selfplay(game: str, players: int | None, opts: tuple[str, ...], ai_levels: s
             click.echo(json.dumps(line, ensure_ascii=False))
         else:
             if show:
-                click.echo(json.dumps(to_data(result.match.view(None)), ensure_ascii=False))
+                for field, value in to_data(result.match.view(None)).items():
+                    if field != "type":
+                        click.echo(f"  {field.replace('_', ' ')}: {_plain(value)}")
             desc = "unfinished" if outcome is None else (
                 "draw" if outcome.draw else "won by " + ", ".join(
                     f"seat {s} ({result.levels[s]})" for s in outcome.winners))
@@ -145,7 +147,32 @@ def selfplay(game: str, players: int | None, opts: tuple[str, ...], ai_levels: s
     if as_json:
         click.echo(json.dumps({"summary": summary}))
     else:
-        click.echo("summary: " + json.dumps(summary))
+        wins_text = ", ".join(f"{lvl} {n}" for lvl, n in summary["wins"].items())
+        means = ", ".join(f"{lvl} {v}" for lvl, v in summary["mean_scores"].items())
+        click.echo(f"summary: {count} games in {summary['seconds']} s; wins: {wins_text}; "
+                   f"draws {draws}; unfinished {unfinished}"
+                   + (f"; mean final score: {means}" if means else ""))
+
+
+def _plain(value: Any) -> str:
+    """A view value as a person reads it: lists space-separated, records as name=value."""
+    if isinstance(value, list):
+        return " ".join(_plain(v) for v in value) if value else "-"
+    if isinstance(value, dict):
+        return "(" + " ".join(f"{k}={_plain(v)}" for k, v in value.items() if k != "type") + ")"
+    if value is None:
+        return "-"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _outcome_text(outcome: dict[str, Any]) -> str:
+    """``{winners, scores, reason, draw}`` as one line."""
+    if outcome.get("draw") or not outcome.get("winners"):
+        who = "a draw"
+    else:
+        who = "won by seat " + ", ".join(str(s) for s in outcome["winners"])
+    scores = ", ".join(str(s) for s in outcome.get("scores", []))
+    return f"{who} (scores {scores}; {outcome.get('reason', '')})"
 
 
 # -- records -----------------------------------------------------------------------------------
@@ -170,8 +197,8 @@ def replay(file: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
     elif result.error is None:
-        click.echo(f"valid: {result.steps} steps" + (
-            f"; outcome {report['outcome']}" if report["outcome"] else "; game in progress"))
+        click.echo(f"valid: {result.steps} steps; " + (
+            _outcome_text(report["outcome"]) if report["outcome"] else "game in progress"))
     else:
         err = result.error
         click.echo(f"invalid: step {err.index}: {err.code}: {err.message}")
@@ -453,8 +480,17 @@ def _print_json(value: Any) -> None:
 
 
 def _table_line(t: dict[str, Any]) -> str:
+    if t["status"] == "damaged":
+        return (f"{t['id']:>4}  {t['code']}  {t['game']:<10} {t['status']:<9} "
+                f"{_damage_text(t['damage'])}  {t['name']}")
     return (f"{t['id']:>4}  {t['code']}  {t['game']:<10} {t['status']:<9} "
             f"{t['players'] - t['free_seats']}/{t['players']} people  {t['name']}")
+
+
+def _damage_text(d: dict[str, Any]) -> str:
+    """Where a damaged table's replay stopped: "replay stopped at step 2 (illegal_action)"."""
+    game = f" of game {d['game']}" if d["game"] > 1 else ""
+    return f"replay stopped at step {d['step']}{game} ({d['code']})"
 
 
 def _seat_line(s: dict[str, Any]) -> str:
@@ -485,7 +521,7 @@ def tables_group(ctx: click.Context, control: Path | None, as_json: bool) -> Non
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def tables_list(ctx: click.Context, control: Path | None, as_json: bool) -> None:
-    """List the open tables."""
+    """List the open tables, damaged ones too (status damaged: export them)."""
     control = control or (ctx.obj or {}).get("control")
     tables = _ask(control, "tables.list")
     if as_json:
@@ -542,6 +578,10 @@ def tables_show(ctx: click.Context, table: str, control: Path | None, as_json: b
         _print_json(t)
         return
     click.echo(_table_line(t))
+    if t["status"] == "damaged":
+        click.echo(f"not playable: its stored events no longer replay; keep them with "
+                   f"`tablebox export {t['id']} -o FILE` (docs/operations.md, Damaged tables)")
+        return
     click.echo(f"game {t['game_number']}, version {t['version']}, to act: "
                f"{', '.join(map(str, t['to_act'])) or '-'}"
                + (f", turn timer {t['turn_timer']:g} s" if t["turn_timer"] else ""))
@@ -621,7 +661,8 @@ def seats_ai(table: str, seat: int, level: str, control: Path | None) -> None:
 @control_option
 def export(table: str, output: Path | None, game_number: int | None,
            control: Path | None) -> None:
-    """Print a table's game record (unfinished: completed hands only, never the seed)."""
+    """Print a table's game record (unfinished: completed hands only, never the seed;
+    damaged: every stored step, marked "damaged")."""
     record = _ask(control, "export", table=table, game=game_number)
     text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
     if output is None:
@@ -631,7 +672,8 @@ def export(table: str, output: Path | None, game_number: int | None,
         output.write_text(text, encoding="utf-8")
     except OSError as e:
         raise _fail(f"cannot write {output}: {e.strerror}") from None
-    click.echo(f"wrote {output} ({len(record.get('steps', []))} steps)")
+    damaged = f", damaged: {_damage_text(record['damaged'])}" if record.get("damaged") else ""
+    click.echo(f"wrote {output} ({len(record.get('steps', []))} steps{damaged})")
 
 
 @main.command()

@@ -52,3 +52,19 @@ def test_a_tampered_record_is_reported_at_its_first_bad_step(tmp_path: Path) -> 
     data = json.loads(report.output)
     assert not data["valid"] and data["error"]["index"] == index
     assert data["error"]["code"] == "not_your_turn"
+
+
+def test_plain_output_reads_as_words_not_data(tmp_path: Path) -> None:
+    """Without --json, selfplay's view, its summary and replay's outcome are lines a person
+    reads: no Python dict, no JSON object."""
+    runner = CliRunner()
+    out = runner.invoke(main, ["selfplay", "euchre", "--games", "1", "--seed", "3", "--show",
+                               "--records", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "{" not in out.output and "'" not in out.output, out.output
+    assert "  score: " in out.output and "summary: 1 games in " in out.output
+    record = next(tmp_path.glob("euchre-*.json"))
+    report = runner.invoke(main, ["replay", str(record)])
+    assert report.exit_code == 0, report.output
+    assert report.output.startswith("valid: ") and "won by seat" in report.output
+    assert "{" not in report.output and "euchre.reached_target" in report.output
