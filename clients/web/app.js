@@ -582,12 +582,14 @@ function results(st) {
   return h("section", { class: "results card-panel", role: "region", "aria-labelledby": "results-title" },
     h("h2", { id: "results-title" }, t("results.heading")),
     h("p", { class: "winners" }, o.draw || !winners.length ? t("results.draw")
-      : t(o.winners.includes(S.seat) ? "results.you_won" : "results.winners", { names: list(winners) })),
+      : t(o.winners.includes(S.seat) ? "results.you_won"
+        : S.seat != null ? "results.you_lost" : "results.winners", { names: list(winners) })),
     reason ? h("p", { class: "muted" }, reason) : null,
     r && r.scoreTable ? r.scoreTable(context()) : h("table", { class: "scores" },
       h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.score")))),
       h("tbody", null, o.scores.map((sc, i) => h("tr", { class: o.winners.includes(i) ? "won" : "" },
-        h("th", { scope: "row" }, seatName(i), o.winners.includes(i) ? ` 🏆` : ""), h("td", null, String(sc)))))),
+        h("th", { scope: "row" }, seatName(i), i === S.seat ? h("span", { class: "badge you" }, t("table.you")) : null,
+          o.winners.includes(i) ? ` 🏆` : ""), h("td", null, String(sc)))))),
     h("div", { class: "row" },
       S.seat != null ? button(S.rematchAsked ? t("results.rematch_asked") : t("results.rematch"), rematch,
         { class: "primary", "data-key": "rematch", disabled: S.rematchAsked }) : null,

@@ -26,6 +26,7 @@ UNKNOWN_TABLE = "unknown_table"
 TABLE_CLOSED = "table_closed"
 TABLE_FULL = "table_full"
 SEAT_TAKEN = "seat_taken"
+NAME_TAKEN = "name_taken"  # a person of that name is at the table and connected
 NO_SUCH_SEAT = "no_such_seat"
 BAD_TOKEN = "bad_token"
 NOT_SEATED = "not_seated"

@@ -392,11 +392,23 @@ class TableCore:
             raise Reject(codes.BAD_NAME, {"max": MAX_NAME})
         if self.watchers.get(conn) is not None:
             raise Reject(codes.ALREADY_SEATED)
-        if seat is not None:
+        # Names are unique at a table. The same name as a person who is away is that person
+        # back (a phone that died, a browser that lost its token): they get their seat again
+        # rather than a second one beside their covered ghost. As a connected person's, it is
+        # someone else, who must choose another name.
+        same = next((s for s in self.seats if s.occupant is not None
+                     and s.occupant.name.casefold() == clean.casefold()), None)
+        if same is not None:
+            assert same.occupant is not None
+            if same.occupant.conn is not None or (seat is not None and seat != same.index):
+                raise Reject(codes.NAME_TAKEN, {"name": same.occupant.name})
+            seat = same.index
+        elif seat is not None:
             if not 0 <= seat < len(self.seats):
                 raise Reject(codes.NO_SUCH_SEAT, {"seats": len(self.seats)})
             if self.seats[seat].occupant is not None:
                 raise Reject(codes.SEAT_TAKEN, {"seat": seat})
+        if seat is not None:
             chosen = seat
         else:
             free = [s.index for s in self.seats if s.occupant is None]

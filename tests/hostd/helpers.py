@@ -79,6 +79,11 @@ async def running_daemon(data: Path | None = None, *, settings: HubSettings | No
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+async def ask(control: str | Path, op: str, **args: Any) -> Any:
+    """One control-socket request from a trio test (the client blocks, so on a thread)."""
+    return await trio.to_thread.run_sync(lambda: request(Path(control), op, **args))
+
+
 async def any_changed(clients: Iterable[Client]) -> None:
     """Wait until any of ``clients`` hears from the host."""
     seen = [(c, c.seq) for c in clients]  # before any await: nothing can slip past

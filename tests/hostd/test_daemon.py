@@ -9,7 +9,6 @@ import random
 import sqlite3
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,15 +23,12 @@ from hostd.protocol.messages import Notice, State
 from tests.hostd.helpers import (
     GAMES,
     PLAYERS,
+    ask,
     daemon_process,
     play_to_end,
     running_daemon,
     short_dir,
 )
-
-
-async def ask(control: str | Path, op: str, **args: Any) -> Any:
-    return await trio.to_thread.run_sync(lambda: request(Path(control), op, **args))
 
 
 @contextlib.asynccontextmanager

@@ -84,6 +84,10 @@ def test_a_game_with_no_client_code_is_played_to_the_end(tmp_path: Path, phone: 
         moves = play_to_end(page, "toy")
         assert moves == 2  # two cards each, one per turn
         expect(page.locator(".results")).to_be_visible()
+        # A player is told whether they won or lost, and their row says it is them.
+        verdict = page.locator(".results .winners").inner_text()
+        assert re.match(r"(You won|You lost|A draw)", verdict), verdict
+        assert page.locator(".results .scores .badge.you").count() == 1
         shown = toy_box.table(table["id"])
         assert shown["status"] == "finished"
         assert next(s for s in shown["seats"] if s["seat"] == seat)["controller"] == "human"
