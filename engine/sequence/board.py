@@ -33,8 +33,8 @@ COPIES = 2  # two decks shuffled together
 
 T = TypeVar("T")
 
-# The commercial (Jax Ltd.) layout, row 0 being the 2S..9S edge. A test checks it against the
-# cross-checked transcription in the shared data directory.
+# The commercial (Jax Ltd.) layout, row 0 being the 2S..9S edge. A test checks it against an
+# independent, cross-checked transcription (tests/engine/sequence/data/).
 COMMERCIAL_ROWS: tuple[tuple[str, ...], ...] = (
     ("XX", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "XX"),
     ("6C", "5C", "4C", "3C", "2C", "AH", "KH", "QH", "TH", "TS"),
@@ -81,11 +81,7 @@ WINDOW_SQUARES: dict[int, tuple[int, ...]] = {w[0]: w[1] for w in WINDOWS}
 
 
 def _windows_at() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per square, per direction: the masks of the lines through it, ordered along the line.
-
-    Only the first and the last line of one direction through a square share just that square,
-    which is how a straight line of nine becomes two sequences.
-    """
+    """Per square, per direction: the masks of the lines through it, ordered along the line."""
     out = []
     for s in range(SQUARES):
         per_dir: list[list[int]] = [[] for _ in DIRECTIONS]
@@ -97,6 +93,82 @@ def _windows_at() -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 WINDOWS_AT = _windows_at()
+
+# -- long lines: how many sequences a straight run of a team's squares is worth ---------------
+# Two sequences of one team may share at most SHARE squares (the commercial rule). Windows in
+# different directions, on parallel lines, or in runs of one line split by a gap share at most
+# one square anyway, so a team's best count is the sum over its runs (maximal stretches of its
+# squares along one board line) of the most windows one run can hold: a run of 5 to 8 holds
+# one, of 9 or 10 two. Which windows show as its sequences is a choice made per run (state.py).
+# On a board of ten every square of a run lies in a window of one of its best arrangements,
+# so the chips "in a counted sequence of some best arrangement" (the protected ones) are
+# simply every chip of a complete window (tests check this from the tables below).
+# Not a knob: with 0, lines crossing at a chip would compete and runs would not be independent.
+SHARE = 1
+
+
+def _board_lines() -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every straight line across the board long enough for a sequence: (squares in order,
+    direction)."""
+    out = []
+    for d, (dr, dc) in enumerate(DIRECTIONS):
+        for r in range(SIZE):
+            for c in range(SIZE):
+                if _inside(r - dr, c - dc):
+                    continue  # not where a line enters the board
+                squares = []
+                rr, cc = r, c
+                while _inside(rr, cc):
+                    squares.append(rr * SIZE + cc)
+                    rr, cc = rr + dr, cc + dc
+                if len(squares) >= LINE:
+                    out.append((tuple(squares), d))
+    return tuple(out)
+
+
+# The 42 board lines (10 rows, 10 columns, 11 diagonals each way), each as its squares in
+# order, its mask, and the masks of its windows by where they start along it.
+_LINES_AND_DIRECTIONS = _board_lines()
+BOARD_LINES: tuple[tuple[int, ...], ...] = tuple(sq for sq, _ in _LINES_AND_DIRECTIONS)
+BOARD_LINE_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in line) for line in BOARD_LINES)
+BOARD_LINE_WINDOWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << s for s in line[p:p + LINE]) for p in range(len(line) - LINE + 1))
+    for line in BOARD_LINES)
+
+
+def _line_at() -> tuple[tuple[int, ...], ...]:
+    out = [[-1] * len(DIRECTIONS) for _ in range(SQUARES)]
+    for i, (squares, d) in enumerate(_LINES_AND_DIRECTIONS):
+        for s in squares:
+            out[s][d] = i
+    return tuple(tuple(x) for x in out)
+
+
+# Per square, per direction: the index of the board line through it, or -1 where the
+# diagonal through it is too short to hold a sequence (near the corners).
+LINE_AT = _line_at()
+
+
+def _arrangements(length: int) -> tuple[tuple[int, ...], ...]:
+    """Every largest set of windows a run of ``length`` squares holds (windows by where they
+    start in the run, pairwise sharing at most SHARE squares), in board order."""
+    step = LINE - SHARE
+    found: list[tuple[int, ...]] = []
+
+    def extend(starts: tuple[int, ...], first: int) -> None:
+        found.append(starts)
+        for p in range(first, length - LINE + 1):
+            extend((*starts, p), p + step)
+
+    extend((), 0)
+    most = max(map(len, found))
+    return tuple(sorted(a for a in found if len(a) == most))
+
+
+# ARRANGEMENTS[n]: the largest arrangements of a run of n squares (below five: no window).
+ARRANGEMENTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    _arrangements(n) if n >= LINE else ((),) for n in range(SIZE + 1))
+
 # Every line through a square, flat (for evaluation code that does not care about direction).
 LINES_THROUGH: tuple[tuple[int, ...], ...] = tuple(
     tuple(m for d in per for m in d) for per in WINDOWS_AT

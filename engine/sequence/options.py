@@ -17,7 +17,7 @@ from engine.errors import OptionError
 from engine.presentation import Gesture, Presentation, Zone
 from engine.sequence.data import RulesView
 
-RULES_VERSION = "1.0"
+RULES_VERSION = "1.1"  # 1.1: long lines count at their best (issue 19); docs/rules/sequence.md
 CAPTURES_TO_WIN = 5
 
 

@@ -6,9 +6,11 @@ writes). The only writes to a finished state are two memos: the legal actions of
 to act, and the public part of its views (both cleared by ``copy``). Chips are bit masks per team (board.py); hands are sorted tuples of card ints; the draw
 pile is a tuple with a read position, so a draw copies nothing.
 
-This module owns sequence detection (incremental: only lines through the new chip), captures,
-drawing (a reshuffle stops the draw as a pending chance step), turn order and the end of the
-game. It never checks whether an action is legal: rules.py does that before calling in.
+This module owns sequence detection (incremental: only lines through the new chip; each run
+of a team's squares counted at its best whatever order it was filled in, see ``_arrange``),
+captures, drawing (a reshuffle stops the draw as a pending chance step), turn order and the
+end of the game. It never checks whether an action is legal: rules.py does that before
+calling in.
 """
 
 from __future__ import annotations
@@ -116,8 +118,8 @@ class State:
     tables: Tables
     chips: tuple[int, ...]  # per team: mask of its chips
     occ: int  # every chip
-    locked: int  # chips in completed sequences
-    seqs: tuple[tuple[int, ...], ...]  # per team: masks of its completed sequences
+    locked: int  # protected chips: every chip in a complete line of five of its team
+    seqs: tuple[tuple[int, ...], ...]  # per team: its sequences, a best arrangement of its runs
     hands: tuple[tuple[int, ...], ...]
     deck: tuple[int, ...]
     pos: int  # next card to draw is deck[pos]
@@ -207,19 +209,15 @@ def set_at(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1:])
 
 
-def shares_at_most_one(window: int, existing: tuple[int, ...]) -> bool:
-    return all((window & e).bit_count() <= 1 for e in existing)
-
-
 # -- transitions (work on a fresh copy; never on a state anyone else holds) ----------------------
 
 
 def put_chip(st: State, team: int, square: int) -> tuple[int, tuple[int, ...]]:
     """Place ``team``'s chip on the empty ``square`` of the copy ``st``.
 
-    Commits the sequences it completes (as many as the sharing rule allows: per direction the
-    first line along the board, or two when the chip joins two lines that share only it) and,
-    with the captures variant, captures. Returns (new sequences, captured squares).
+    When it completes a line of five, the team's runs through it are scored again at their
+    best (``_arrange``) and every chip of its complete lines through it is locked; with the
+    captures variant it then captures. Returns (new sequences, captured squares).
     """
     bit = 1 << square
     own = st.chips[team] | bit
@@ -231,21 +229,62 @@ def put_chip(st: State, team: int, square: int) -> tuple[int, tuple[int, ...]]:
             break
     else:
         return _no_line(st, team, square)
-    existing = st.seqs[team]
-    added: list[int] = []
-    for per_dir in B.WINDOWS_AT[square]:
-        valid = [w for w in per_dir if w & mine == w and shares_at_most_one(w, existing)]
-        if not valid:
+    before = seqs = st.seqs[team]
+    complete = 0
+    for d, per_dir in enumerate(B.WINDOWS_AT[square]):
+        here = 0
+        for w in per_dir:
+            if w & mine == w:
+                here |= w
+        if here:
+            complete |= here
+            seqs = _arrange(seqs, B.LINE_AT[square][d], mine)
+    st.seqs = set_at(st.seqs, team, seqs)
+    # Every window this chip completed passes through it, so what they cover is all that is
+    # newly protected (protection is the union of complete windows: board.SHARE); it
+    # shrinks only when a protected chip goes, which only fill_board allows (take_chip).
+    st.locked |= complete & ~B.CORNER_MASK
+    made = len(seqs) - len(before)
+    return made, (_captures(st, team, square) if st.rules.captures else ())
+
+
+def _arrange(seqs: tuple[int, ...], line: int, mine: int) -> tuple[int, ...]:
+    """``seqs`` (a team's sequences) with those on board line ``line`` laid anew for the team's
+    squares ``mine``: in each run of five or more, one of the largest arrangements of windows
+    the sharing rule allows (board.ARRANGEMENTS), the one keeping the most of the windows
+    already shown there (the first in board order among equals). Kept windows keep their
+    place; new ones go last. A team's count is therefore always the most its runs can hold,
+    whatever order the chips came in, and a window once shown moves only when a longer run
+    needs the room."""
+    squares = B.BOARD_LINES[line]
+    windows = B.BOARD_LINE_WINDOWS[line]
+    line_mask = B.BOARD_LINE_MASKS[line]
+    old = [e for e in seqs if e & line_mask == e]  # five squares of the line: on it
+    chosen: list[int] = []
+    n = len(squares)
+    k = 0
+    while k < n:
+        if not mine >> squares[k] & 1:
+            k += 1
             continue
-        if len(valid) > 1 and valid[0] & valid[-1] == bit:
-            added.extend((valid[0], valid[-1]))  # a straight line of nine: two sequences
-        else:
-            added.append(valid[0])
-    if added:
-        st.seqs = set_at(st.seqs, team, existing + tuple(added))
-        for w in added:
-            st.locked |= w & ~B.CORNER_MASK
-    return len(added), (_captures(st, team, square) if st.rules.captures else ())
+        j = k + 1
+        while j < n and mine >> squares[j] & 1:
+            j += 1
+        if j - k >= B.LINE:
+            options = B.ARRANGEMENTS[j - k]
+            pick = options[0]
+            if old and len(options) > 1:
+                kept = -1
+                for starts in options:
+                    have = sum(windows[k + p] in old for p in starts)
+                    if have > kept:
+                        pick, kept = starts, have
+            chosen.extend(windows[k + p] for p in pick)
+        k = j
+    if len(chosen) == len(old) and all(w in old for w in chosen):
+        return seqs
+    return (*(e for e in seqs if e & line_mask != e or e in chosen),
+            *(w for w in chosen if w not in old))
 
 
 def _no_line(st: State, team: int, square: int) -> tuple[int, tuple[int, ...]]:
@@ -273,23 +312,18 @@ def take_chip(st: State, team: int, square: int) -> None:
     bit = 1 << square
     st.chips = set_at(st.chips, team, st.chips[team] & ~bit)
     st.occ &= ~bit
-    if st.locked & bit:  # only possible with fill_board: the sequences through it are broken
-        kept = tuple(w for w in st.seqs[team] if not w & bit)
-        st.seqs = set_at(st.seqs, team, _rescan(st.chips[team] | B.CORNER_MASK, kept))
-        locked = 0
-        for per_team in st.seqs:
-            for w in per_team:
-                locked |= w
-        st.locked = locked & ~B.CORNER_MASK
-
-
-def _rescan(mine: int, kept: tuple[int, ...]) -> tuple[int, ...]:
-    """Kept sequences plus any complete line that may now count (in board order)."""
-    out = list(kept)
-    for w in B.WINDOW_MASKS:
-        if w & mine == w and w not in out and shares_at_most_one(w, tuple(out)):
-            out.append(w)
-    return tuple(out)
+    if st.locked & bit:  # only possible with fill_board: the lines through it are broken
+        mine = st.chips[team] | B.CORNER_MASK
+        seqs = st.seqs[team]
+        for line in B.LINE_AT[square]:
+            if line >= 0:
+                seqs = _arrange(seqs, line, mine)
+        st.seqs = set_at(st.seqs, team, seqs)
+        covered = 0
+        for w in B.WINDOW_MASKS:
+            if w & mine == w:
+                covered |= w
+        st.locked = (st.locked & ~(mine | bit)) | (covered & ~B.CORNER_MASK)
 
 
 def draw(st: State) -> None:

@@ -16,14 +16,17 @@ from engine.sequence import board as B
 from engine.sequence.data import BoardLayout, Shuffle
 from tests.engine.sequence.scenario import stacked_deck
 
-ROOT = Path(__file__).resolve().parents[3]
-# CI always checks the shared data out beside the clone: a missing file is a failure.
-SHARED = ROOT / ".." / "shared" / "data" / "sequence-board-commercial.json"
+# An independent transcription of the commercial board, kept in the repository (tests never
+# read outside it). It is a verbatim copy of the developers' shared reference file of the same
+# name (shared/data/, beside a checkout); its "source_note" says how it was cross-checked
+# against the published layout. The engine embeds its own copy (board.COMMERCIAL_ROWS, since
+# engine code never opens files); this test checks that the two agree.
+TRANSCRIPTION = Path(__file__).resolve().parent / "data" / "sequence-board-commercial.json"
 
 
-def test_commercial_layout_matches_the_shared_transcription() -> None:
-    assert SHARED.is_file(), f"{SHARED} is missing (shared/ must sit beside the checkout)"
-    data = json.loads(SHARED.read_text(encoding="utf-8"))
+def test_commercial_layout_matches_the_independent_transcription() -> None:
+    data = json.loads(TRANSCRIPTION.read_text(encoding="utf-8"))
+    assert "cross-checked" in data["source_note"]
     assert [list(r) for r in B.COMMERCIAL_ROWS] == data["rows"]
 
 
@@ -44,6 +47,25 @@ def test_line_tables() -> None:
     assert len(B.LINES_THROUGH[0]) == 3
     assert B.squares_of(B.CORNER_MASK) == [0, 9, 90, 99]
     assert B.squares_of(B.PLAYABLE_MASK) == [s for s in range(100) if s not in B.CORNERS]
+
+
+def test_board_lines_and_the_best_arrangements_of_a_run() -> None:
+    # 10 rows, 10 columns and 11 diagonals each way hold five or more squares.
+    assert len(B.BOARD_LINES) == 42
+    assert sorted(len(line) for line in B.BOARD_LINES) == sorted(
+        [10] * 22 + [n for n in range(5, 10) for _ in range(4)])
+    assert all(B.BOARD_LINES[B.LINE_AT[s][d]].count(s) == 1
+               for s in range(100) for d in range(4) if B.LINE_AT[s][d] >= 0)
+    assert B.LINE_AT[0][3] == -1 and B.LINE_AT[44][3] >= 0  # (0, 0) has no anti-diagonal
+    # Runs of five to eight hold one sequence, nine and ten two.
+    assert [len(a[0]) for a in B.ARRANGEMENTS] == [0] * 5 + [1] * 4 + [2] * 2
+    assert B.ARRANGEMENTS[9] == ((0, 4),)
+    assert B.ARRANGEMENTS[10] == ((0, 4), (0, 5), (1, 5))
+    # Every square of a run lies in a window of one of its best arrangements, which is why the
+    # protected chips (those of a counted sequence in some best arrangement) are every chip of
+    # the run, that is of a complete window.
+    for n in range(5, 11):
+        assert {p + k for a in B.ARRANGEMENTS[n] for p in a for k in range(5)} == set(range(n))
 
 
 @pytest.mark.parametrize("seed", range(25))

@@ -3,6 +3,12 @@
 The digests were computed from the code before views were made cheaper (a per-state cache of
 the public part, precomputed tables); any change to what a seat is sent changes them. If a
 change to the wire is meant, recompute them and say so in the commit.
+
+Recomputed for rules 1.1 (issue 19: long lines count at their best, and every chip of a run of
+five or more is protected): 27 of the 65 games changed, each first at the move where a run of
+six or seven locked its chips beyond the five shown as its sequence (so a one-eyed jack had
+fewer targets and the random game went another way). In none of them did a score at that
+point, or any game's outcome, change.
 """
 
 from __future__ import annotations
@@ -15,9 +21,9 @@ from tests.engine.view_pins import Pins, pinned_tests
 # (players, options, digests of seeds 1 to 5)
 PINS: Pins = [
     (2, {}, (
-        "7a14e0149ad4de3f762163fc4049eaa3937170a712aafd3f7f92c4f922a05b29",
+        "e8e70136069287e7317bc445787b5c472fabd87ceb99b6bcf5bcfeb536094b31",
         "08e127441c69a08af7d24983e75d513b357fb47a9e9a426bd1a24d0f837296b6",
-        "3d013ad5f51bfc56b4bf09a8684c93c7116a593e6793f2dcf607010e10d287b4",
+        "9fa24fd135ff4d8e2f50a1dcb6fb5e0e90d2f91a793fe05983300c7aa7d8c329",
         "3370cad36b8344cb3928196b08399f2e933713f96dd8f39b0599b12ab426bce0",
         "6270167c0ff71d7f2b52c7cc904df746bc8c58b28ad29267ee8049a99bc5a775",
     )),
@@ -29,35 +35,35 @@ PINS: Pins = [
         "5be7c1bdef03b55c83dd7023754d83e7041a6eac286cd0753f4f13d8b3ea4db3",
     )),
     (4, {'board': 'random'}, (
-        "895cc4165868071dc28d5f9fc57231dc809118a924b1a87c31a0ac0ecc9ccedc",
-        "534b67a4774a3600f76e75174c8cd2861eedfa66e6a981cc713ffeb8fa4187d2",
+        "b13ba1757525c23d63e35aaf02a83301204f1668c3390a25f6fb59e913284865",
+        "8f197359db4d9108f6dfd25ba576e7b1129eb461ab03aa9be293d049f1776db3",
         "d01626593445908fa3314fa5a7992f4334854d1804919a1e0836719d199826fd",
         "d2d392a41769ec3949dbbcad05bdacf4696bad8a6ce56e32c555cdb094bce25a",
-        "44effdae1e90c7c6d73eb66d7683e352771eec5be732054cafe255004a31aa49",
+        "969fb4d05f7f6161d8b08ed52bebb653110faabdc235f305ed5d9bf2c90d1834",
     )),
     (4, {'fill_board': True}, (
-        "6f77183c85d13af87d21d05666997f565d6e0ded464ff718a51562cac81c4708",
-        "03bb0c58622f63e9ad0241b5172968ba0f4a8fc35bf3311f7c4e9a2b90c2b5c9",
-        "efc73af1e553f8cf72b3d25ce031a6347aa0949256fda6a8d1d3439e83df68d4",
-        "8969866e57f55685761e58c1e99ce166fb2414b9e82ec0e9b5fc2a971e85e3a4",
-        "8117f70d2c65a74d075c8115a876fb1e1275d8d85c9844404cc2aa8ef38ff0a0",
+        "46f17576f056ca21a899caf62c07a4ca7156b96c3ba868398292baf93c4bb83e",
+        "5aba94e62d06e3cc983120fb4015b17f4ec16186f1dcb29487871cefb9244f31",
+        "dc94c4cc82d855fdda610bf314e09e304d8676e81fa51a4329b8d3f9b2718a05",
+        "b6901aa5cfe7f30363c145da6aa7a36f491237d4a3f6d33c03ff52a8258613fd",
+        "cad8b00b6bfb38b080085937f29521f0fe8124746abd3ecb70c4ff94febfa910",
     )),
     (2, {'reshuffle': False}, (
-        "048231b0b90fa3126f471afac2169870389a22752479ce27ea49b9e8f2514663",
+        "9eca6d8567b9815acbee1241850af6476b4b016a49eba52b5235633b4c406d37",
         "cfe1b05886c9fc05f2aba1e304cf5a9e251de62f639dfb165d7561ddc72dc21d",
-        "b5e329368ed6893562646ee2249fe23a80210452a75d92cc627cbdb0b2b57319",
+        "93551bba392bdd50d7fbb4e620ddf629d1309a8aa3264add319d55ce51357229",
         "e28f6f49ba04e8f3b0e2902164cd57e84dcd5aa310db463911ed6d7d31b170f2",
         "ad8967931137f2bd6e3a484317eccbd85e25f202285c18e9b5db1e5f850d8db8",
     )),
     (4, {'doubles': True}, (
-        "d95d14f6afd2ac38d4755207981c02af95a2220c7e7e8e7c30673e1ca7f13f81",
+        "46b98c835f46947134d314f3c7f54f03b5271594576c6e08adb9aae614a59522",
         "406378aa955db63e89d58cb69c508d17bc692a7e80279c139fb93add8b36e5a7",
         "c634569dd53d3200e6c0effc9af5a8ba2b4ec65a34cf28ee5c57a688796bf378",
-        "158103bbb1fc4105d8ca308c2b467e9132340a16b09ce0c84f01dda66d145582",
-        "4b002fdf37c603742f084f2eb465b9161203dd91b8d3ce682d1a10fe1e8011a6",
+        "3ea4a80df06bcda85091d3a3956412c4e3ff79b9e66541e1b0de668f70dfe2a2",
+        "e39f0305efabd52263e1274a2de1977c20b67dd4b67c3ab9cc5f5f0f7d7d3a8c",
     )),
     (2, {'captures': True}, (
-        "5397fc297e0bad072c27c1b6a411d65c4ad5d081a208f94aaf3b0d463e39d903",
+        "bb4ddc8e2b53c49161ad24015203946cabc9084aa3c8941572132650efc348f0",
         "809c0b191a5d3f807e531bf252567c63ad0ed55731be36d2f3a1ae173410a85a",
         "c378b9d2ced60957e45abf1d0f91a19d8111712c0b7ae73f99684c6b4833764f",
         "9bc97dffd5c5e2f1e095dfedf547e54e2e0578185a17234717163c1689ff2ed2",
@@ -78,18 +84,18 @@ PINS: Pins = [
         "a8a68eaabd9fcd5d5c664d5993050f542874a0a90daee3adb93852b4145a9ef7",
     )),
     (12, {'teams': 2, 'board': 'random', 'reshuffle': False}, (
-        "abf7109ebc740856719d536115bc4b512e5de6909d694d6a845cdd711e18d297",
+        "5be1be60274945f8fce85d2a5494c7fd593b976373b3b9e7010bed05c8979b12",
         "6a4b1ccababda7b2ed4c03f1fa571f91579627f19d43d5e4bb627cdd3c0f6f2e",
-        "371e23f1cba2c4ee18a471e4879e15e1c8f5052af124ab4916d3b71f09b42b73",
-        "ad9433b1988d993fa21bd4bac0ee3c39037df47b669c111b84f7193a888ad667",
-        "001df9c27dc5ff43f13536798364df9beada6fb17888faab4b25196b6c96ba1f",
+        "7cbe775a0bfbbec176abf2e5d1976574209f7d6ae6871e00308c887cb0d65b2f",
+        "b0ac4554da722f7b7e6874ab934095eab8c77613c9c671fcd865ea0561f64a80",
+        "93df7159b1ccd93ec8bd5e36e9c640ed59f8823d1dc8f95245f78e5b3bf7d401",
     )),
     (8, {'fill_board': True, 'captures': True, 'dead_card': False}, (
         "cd21fb5cb5d70c2435070667c524faff3b178822274e03a52bee2ee9bab67479",
         "22080eb07458b1390415bdc1f6afec05b0c4a3d428c104404bd0d8f084215eb4",
-        "5e862790ada20e5669829c54f22ff63694dbcab462b16f71aa6a9ade812db973",
-        "f1abac1b5a8f7670972f8ccd624166b8bd8f5ba6fe8d1000b0d4fa0b09217029",
-        "d432f39a0d68adf6ae37e72f4213ae9e3a58bce33589d755745cca6c36e928f2",
+        "7c54af8dae3d15d027be627ea1501bf2f9cd895b5669b48389f911cbf0560bc6",
+        "16fb7752b5057cf6f78c82183d2a80b1b9db9eaefca49c48d4d2895833691fd0",
+        "6a673486761b597de64e00536af342d1be84020d44835e7e1167dc2a875e145c",
     )),
     (2, {'sequences_to_win': 1}, (
         "d64fa3202bb586b3c6158799e3e82e8daf8bff6860c3e8479641396176316dfe",
@@ -99,11 +105,11 @@ PINS: Pins = [
         "402ef42fc7fe1d8fb92f8f5b9052fb131050d975faa332b241bd7bb104465a7e",
     )),
     (4, {'fill_board': True, 'reshuffle': False, 'doubles': True, 'board': 'random'}, (
-        "944fe0db9a1b2432eccae5025bc3134c71f1a7ede1457723beb2242fe112a6d8",
-        "5402de2a92f2febaf4e25702b70d5ad5d05ecdcdcf49bb4ac50d7872a472dc7f",
-        "75267a12c77ebb18eb712204531c15a002b1a757bab5aad5b71b8a42d5f68783",
+        "fbd097c566df094dde0b5893077a661833192af5a3c30b5ed3dddc04f787ebaa",
+        "0bc91d08ad13821f6dcadd626b36d4e2acfe8f965ede72a0b9c0db1b9c96381b",
+        "75bb09d209988e40505c2f6418e7ae643f7585e025bf4cc7afede3102f133187",
         "ef21759991e007fbcdfa567cd9984de83fb7d7c9fd7b36eff5b609d78d58ea4c",
-        "cd9ed45826b5f06dda477ff7d8c78f892d3dc0efbeffb7c76f2688963743c1da",
+        "fb38f811ce094e58d5879f7f876e79c97cad2ba4e3bc0de7f6179362cfa7adef",
     )),
 ]
 
