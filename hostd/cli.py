@@ -135,21 +135,17 @@ def selfplay(game: str, players: int | None, opts: tuple[str, ...], ai_levels: s
             click.echo(f"game {i + 1} (seed {game_seed}): {desc}; "
                        f"{len(result.match.steps)} steps in {seconds:.2f}s")
     total = time.perf_counter() - started
-    summary = {
-        "games": count,
-        "wins": {lvl: wins.get(lvl, 0) for lvl in dict.fromkeys(levels)},
-        "draws": draws,
-        # mean final score of a seat of each level: the figure for games scored by points
-        "mean_scores": {lvl: round(sum(v) / len(v), 3) for lvl, v in points.items()},
-        "unfinished": unfinished,
-        "seconds": round(total, 3),
-    }
+    win_counts = {lvl: wins.get(lvl, 0) for lvl in dict.fromkeys(levels)}
+    # mean final score of a seat of each level: the figure for games scored by points
+    mean_scores = {lvl: round(sum(v) / len(v), 3) for lvl, v in points.items()}
+    summary = {"games": count, "wins": win_counts, "draws": draws, "mean_scores": mean_scores,
+               "unfinished": unfinished, "seconds": round(total, 3)}
     if as_json:
         click.echo(json.dumps({"summary": summary}))
     else:
-        wins_text = ", ".join(f"{lvl} {n}" for lvl, n in summary["wins"].items())
-        means = ", ".join(f"{lvl} {v}" for lvl, v in summary["mean_scores"].items())
-        click.echo(f"summary: {count} games in {summary['seconds']} s; wins: {wins_text}; "
+        wins_text = ", ".join(f"{lvl} {n}" for lvl, n in win_counts.items())
+        means = ", ".join(f"{lvl} {v}" for lvl, v in mean_scores.items())
+        click.echo(f"summary: {count} games in {round(total, 3)} s; wins: {wins_text}; "
                    f"draws {draws}; unfinished {unfinished}"
                    + (f"; mean final score: {means}" if means else ""))
 
