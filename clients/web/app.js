@@ -394,7 +394,7 @@ function announceState() {
     announce(last);
   }
   if (st.outcome && !(S.prev && S.prev.outcome)) {
-    announce(t("results.heading"), true);
+    announce(`${t("results.heading")}. ${verdict(st.outcome)}`, true);
     sound.play("end", S.settings.sound);
   } else if (myTurn() && !wasMine) {
     announce(t("table.your_turn"), true);
@@ -550,8 +550,17 @@ function timerText() {
   return `⏱ ${t("table.seconds", { s: left })}`;
 }
 
+// Who won, said to this seat: "You won", "You lost: Ana won.", or the winners to a watcher.
+function verdict(o) {
+  const winners = o.winners.map(seatName);
+  if (o.draw || !winners.length) return t("results.draw");
+  return t(o.winners.includes(S.seat) ? "results.you_won"
+    : S.seat != null ? "results.you_lost" : "results.winners", { names: list(winners) });
+}
+
 function statusLine(st) {
-  if (st.outcome) return t("results.heading");
+  // "Game over" is the results panel's heading; the status line says who won instead.
+  if (st.outcome) return verdict(st.outcome);
   if (S.seat == null) return t("table.spectating");
   if (myTurn()) return t("table.your_turn");
   if (st.to_act.length) return t("table.waiting", { name: list(st.to_act.map(seatName)) });
@@ -576,14 +585,11 @@ function tableScreen() {
 
 function results(st) {
   const o = st.outcome;
-  const winners = o.winners.map(seatName);
   const r = renderers[st.game];
   const reason = o.reason ? t(o.reason) : "";
   return h("section", { class: "results card-panel", role: "region", "aria-labelledby": "results-title" },
     h("h2", { id: "results-title" }, t("results.heading")),
-    h("p", { class: "winners" }, o.draw || !winners.length ? t("results.draw")
-      : t(o.winners.includes(S.seat) ? "results.you_won"
-        : S.seat != null ? "results.you_lost" : "results.winners", { names: list(winners) })),
+    h("p", { class: "winners" }, verdict(o)),
     reason ? h("p", { class: "muted" }, reason) : null,
     r && r.scoreTable ? r.scoreTable(context()) : h("table", { class: "scores" },
       h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.score")))),

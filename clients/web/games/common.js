@@ -33,7 +33,7 @@ export function around(n, me) {
 
 export function waitingHint(ctx) {
   const st = ctx.state;
-  if (st.outcome) return t("results.heading");
+  if (st.outcome) return ""; // the results panel says it, once
   if (!st.to_act.length) return t("table.between");
   const names = st.to_act.map(ctx.name).join(t("list.separator"));
   return t("table.waiting", { name: names });

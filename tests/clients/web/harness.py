@@ -82,8 +82,10 @@ class Box:
 
     def new_table(self, game: str, *opts: str, seed: int | None = None,
                   players: int | None = None, ai: str = "random",
-                  turn_timer: float | None = None) -> dict[str, Any]:
+                  turn_timer: float | None = None, name: str | None = None) -> dict[str, Any]:
         args = ["tables", "new", game, "--ai", ai]
+        if name is not None:
+            args += ["--name", name]
         if turn_timer is not None:
             args += ["--turn-timer", str(turn_timer)]
         for o in opts:

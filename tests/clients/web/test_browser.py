@@ -87,6 +87,9 @@ def test_a_game_with_no_client_code_is_played_to_the_end(tmp_path: Path, phone: 
         # A player is told whether they won or lost, and their row says it is them.
         verdict = page.locator(".results .winners").inner_text()
         assert re.match(r"(You won|You lost|A draw)", verdict), verdict
+        # "Game over" is said once on screen (the panel's heading); the status says who won.
+        assert page.locator("main").inner_text().count("Game over") == 1
+        assert page.inner_text("#status") == verdict
         assert page.locator(".results .scores .badge.you").count() == 1
         shown = toy_box.table(table["id"])
         assert shown["status"] == "finished"
