@@ -34,7 +34,10 @@ from hostd.tables.hub import HubSettings
 ROOT = Path(__file__).resolve().parents[2]
 TOY = ("toy", "tests.hostd.toy")
 GAMES = ["toy", *registry.ids()]  # every registered game, plus the toy game
-PLAYERS = {"toy": 4, "sequence": 4, "euchre": 4, "president": 4}
+# Seats per game in the daemon tests: four where a game allows it (the most connections and
+# views to check), else its largest count; a game added to the registry is included at once.
+PLAYERS = {"toy": 4, **{g: 4 if 4 in registry.get(g).info.players
+                        else max(registry.get(g).info.players) for g in registry.ids()}}
 
 
 def register_toy() -> None:
