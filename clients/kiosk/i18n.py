@@ -2,14 +2,15 @@
 
 The host never sends prose: outcomes, hand results and notices are message keys with
 arguments, and the kiosk's own labels are keys too, so every word on the screen comes from a
-catalogue: the kiosk's shell strings below, and each game's one catalogue
-(``clients/strings/<game>/<lang>.json``), the same files the web page and the terminal read.
+catalogue: the shell's (``clients/web/i18n/<lang>.json``, the web page's too: the ``kiosk.*``
+keys are the kiosk's own) and each game's one catalogue (``clients/strings/<game>/<lang>.json``),
+the same files the web page and the terminal read.
 A key missing from French or Arabic falls back to English (a test checks that none is
 missing); a key unknown everywhere is shown as readable words, never as a crash.
 Card ranks are drawn as French letters (V, D, R for the jack, queen and king) in French and
 Arabic, as the President ruleset writes them.
 
-Data and string formatting: no pygame; the only I/O is reading the game catalogues once.
+Data and string formatting: no pygame; the only I/O is reading the catalogues once.
 """
 
 from __future__ import annotations
@@ -17,128 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from string import Formatter
 
-from clients.strings import game_strings
+from clients.strings import game_strings, shell_strings
 
 LANGUAGES = ("en", "fr", "ar")
 RTL_LANGUAGES = frozenset({"ar"})
 
-EN: dict[str, str] = {
-    # the shell
-    "kiosk.waiting": "Waiting for a table…",
-    "kiosk.waiting_hint": "Start one from a phone or with `tablebox tables new`",
-    "kiosk.connecting": "Connecting to {host}…",
-    "kiosk.reconnecting": "Reconnecting to {host}…",
-    "kiosk.scan_to_join": "Scan to join",
-    "kiosk.code": "Code",
-    "kiosk.to_play": "{name} to play",
-    "kiosk.to_play_many": "{names} to play",
-    "kiosk.ai": "AI",
-    "kiosk.ai_level": "AI · {level}",
-    "kiosk.covering": "AI covers",
-    "kiosk.disconnected": "disconnected",
-    "kiosk.seat_free": "seat free",
-    "kiosk.seat": "Seat {n}",
-    "kiosk.game_over": "Game over",
-    "kiosk.winner": "{names} wins",
-    "kiosk.winners": "{names} win",
-    "kiosk.draw": "Draw",
-    "kiosk.finished": "Finished",
-    "kiosk.closed": "Closed",
-    "kiosk.score": "Score",
-    "kiosk.points": "{n} pts",
-    "kiosk.and": "{a} & {b}",
-    "kiosk.table_count": "{n} tables",
-    "kiosk.unknown_game": "This screen cannot draw {game} yet",
-    "kiosk.round_over": "Round over",
-    # AI levels
-    "level.easy": "easy",
-    "level.normal": "normal",
-    "level.hard": "hard",
-    "level.random": "random",
-    # suits
-    "suit.S": "spades",
-    "suit.H": "hearts",
-    "suit.D": "diamonds",
-    "suit.C": "clubs",
-}
 
-FR: dict[str, str] = {
-    "kiosk.waiting": "En attente d’une table…",
-    "kiosk.waiting_hint": "Lancez-en une depuis un téléphone ou avec `tablebox tables new`",
-    "kiosk.connecting": "Connexion à {host}…",
-    "kiosk.reconnecting": "Reconnexion à {host}…",
-    "kiosk.scan_to_join": "Scannez pour jouer",
-    "kiosk.code": "Code",
-    "kiosk.to_play": "À {name} de jouer",
-    "kiosk.to_play_many": "À {names} de jouer",
-    "kiosk.ai": "IA",
-    "kiosk.ai_level": "IA · {level}",
-    "kiosk.covering": "IA en renfort",
-    "kiosk.disconnected": "déconnecté",
-    "kiosk.seat_free": "place libre",
-    "kiosk.seat": "Place {n}",
-    "kiosk.game_over": "Partie terminée",
-    "kiosk.winner": "{names} gagne",
-    "kiosk.winners": "{names} gagnent",
-    "kiosk.draw": "Égalité",
-    "kiosk.finished": "Terminée",
-    "kiosk.closed": "Fermée",
-    "kiosk.score": "Score",
-    "kiosk.points": "{n} pts",
-    "kiosk.and": "{a} et {b}",
-    "kiosk.table_count": "{n} tables",
-    "kiosk.unknown_game": "Cet écran ne sait pas encore afficher {game}",
-    "kiosk.round_over": "Manche terminée",
-    "level.easy": "facile",
-    "level.normal": "normal",
-    "level.hard": "difficile",
-    "level.random": "au hasard",
-    "suit.S": "pique",
-    "suit.H": "cœur",
-    "suit.D": "carreau",
-    "suit.C": "trèfle",
-}
-
-AR: dict[str, str] = {
-    "kiosk.waiting": "في انتظار طاولة…",
-    "kiosk.waiting_hint": "ابدأ طاولة من الهاتف أو بالأمر `tablebox tables new`",
-    "kiosk.connecting": "جارٍ الاتصال بـ {host}…",
-    "kiosk.reconnecting": "جارٍ إعادة الاتصال بـ {host}…",
-    "kiosk.scan_to_join": "امسح الرمز للانضمام",
-    "kiosk.code": "الرمز",
-    "kiosk.to_play": "دور {name}",
-    "kiosk.to_play_many": "دور {names}",
-    "kiosk.ai": "الحاسوب",
-    "kiosk.ai_level": "الحاسوب · {level}",
-    "kiosk.covering": "الحاسوب ينوب",
-    "kiosk.disconnected": "غير متصل",
-    "kiosk.seat_free": "مقعد متاح",
-    "kiosk.seat": "المقعد {n}",
-    "kiosk.game_over": "انتهت اللعبة",
-    "kiosk.winner": "الفائز: {names}",
-    "kiosk.winners": "الفائزون: {names}",
-    "kiosk.draw": "تعادل",
-    "kiosk.finished": "انتهت",
-    "kiosk.closed": "مغلقة",
-    "kiosk.score": "النتيجة",
-    "kiosk.points": "{n} نقاط",
-    "kiosk.and": "{a} و{b}",
-    "kiosk.table_count": "{n} طاولات",
-    "kiosk.unknown_game": "لا تستطيع هذه الشاشة عرض {game} بعد",
-    "kiosk.round_over": "انتهت الجولة",
-    "level.easy": "سهل",
-    "level.normal": "عادي",
-    "level.hard": "صعب",
-    "level.random": "عشوائي",
-    "suit.S": "البستوني",
-    "suit.H": "الكبة",
-    "suit.D": "الديناري",
-    "suit.C": "السباتي",
-}
-
-CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR, "ar": AR}
-for _lang, _table in CATALOGUES.items():
-    _table.update(game_strings(_lang))
+# The shell's strings (shared with the web page) and every game's, per language.
+CATALOGUES: dict[str, dict[str, str]] = {
+    lang: {**shell_strings(lang), **game_strings(lang)} for lang in LANGUAGES}
+EN, FR, AR = CATALOGUES["en"], CATALOGUES["fr"], CATALOGUES["ar"]
 
 # Card ranks as drawn on a card face; "T" is always shown as 10.
 _RANKS_EN = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}

@@ -1,5 +1,6 @@
 """The string catalogues: one per game (``clients/strings/<game>/<lang>.json``), read by the web
-page (served at ``/strings/``), the kiosk and the terminal alike.
+page (served at ``/strings/``), the kiosk and the terminal alike, and one shell catalogue for
+what every game shares (``clients/web/i18n/<lang>.json``, served to the page as ``i18n/``).
 
 A game's catalogue holds every key its engine sends (captions, results, reasons, refusal
 codes are in the shell) and every key a client draws for it, in English, French and Arabic;
@@ -31,6 +32,16 @@ def catalogue(game: str, lang: str) -> dict[str, str]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
+    return {str(k): str(v) for k, v in data.items()}
+
+
+SHELL = ROOT.parent / "web" / "i18n"  # served to the web page as i18n/<lang>.json
+
+
+@functools.cache
+def shell_strings(lang: str) -> dict[str, str]:
+    """The strings every game shares (the lobby, seats, errors, notices, the kiosk's frame)."""
+    data = json.loads((SHELL / f"{lang}.json").read_text(encoding="utf-8"))
     return {str(k): str(v) for k, v in data.items()}
 
 
