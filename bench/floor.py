@@ -11,6 +11,10 @@ four seats (the mover's with ``re``), or ``rejected``. No rules, no storage, no 
 beyond those: it is the cost of the transports (NDJSON over TCP; WebSocket under the same
 hypercorn as the daemon), msgspec and trio, so the daemon's figures can be read as ratios
 to it. Each connection has a bounded outbox drained by one sender task, as in the daemon.
+
+``--refuse-every N`` answers every Nth intent that would be accepted with ``rate_limited``
+(naming it), as a box whose limiter drops requests would: the load generator's tests use
+it to check that a seat retries such an intent instead of waiting for ever.
 """
 
 from __future__ import annotations
@@ -78,10 +82,12 @@ class FloorTable:
 
 
 class Floor:
-    def __init__(self, payload: int) -> None:
+    def __init__(self, payload: int, refuse_every: int = 0) -> None:
         # The padding makes a whole state frame about ``payload`` bytes.
         self.pad = b"x" * max(0, payload - 230)
         self.tables: dict[str, FloorTable] = {}
+        self.refuse_every = refuse_every
+        self.acceptable = 0  # intents that would have been accepted, for ``refuse_every``
 
     def handle(self, conn: Conn, seats: dict[str, int], raw: bytes) -> None:
         try:
@@ -93,6 +99,10 @@ class Floor:
             t = self.tables.get(m.table)
             if t is None or seats.get(m.table) != t.turn or m.version != t.version:
                 conn.push(b'{"type":"rejected","re":%d,"code":"stale_version"}' % (m.id or 0))
+                return
+            self.acceptable += 1
+            if self.refuse_every and self.acceptable % self.refuse_every == 0:
+                conn.push(b'{"type":"rejected","re":%d,"code":"rate_limited"}' % (m.id or 0))
                 return
             t.version += 1
             t.turn = (t.turn + 1) % 4
@@ -188,8 +198,8 @@ def ws_app(floor: Floor) -> Callable[[Any, Any, Any], Awaitable[None]]:
     return app
 
 
-async def main_async(payload: int) -> None:
-    floor = Floor(payload)
+async def main_async(payload: int, refuse_every: int = 0) -> None:
+    floor = Floor(payload, refuse_every)
     hc = HypercornConfig()
     hc.bind = ["127.0.0.1:0"]
     hc.accesslog = None
@@ -208,7 +218,10 @@ async def main_async(payload: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(prog="bench.floor")
     ap.add_argument("--payload", type=int, default=2048, help="bytes of each state frame")
-    trio.run(main_async, ap.parse_args().payload)
+    ap.add_argument("--refuse-every", type=int, default=0,
+                    help="answer every Nth acceptable intent rate_limited (0: never)")
+    args = ap.parse_args()
+    trio.run(main_async, args.payload, args.refuse_every)
 
 
 if __name__ == "__main__":

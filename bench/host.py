@@ -197,8 +197,9 @@ def start_daemon(tmp: Path, *extra: str, timeout: float = 60.0) -> Server:
                   int(status["listening"]["http"]["port"]), control, ready, log)
 
 
-def start_floor(payload: int) -> Server:
-    proc = subprocess.Popen([sys.executable, "-m", "bench.floor", "--payload", str(payload)],
+def start_floor(payload: int, *extra: str) -> Server:
+    proc = subprocess.Popen([sys.executable, "-m", "bench.floor", "--payload", str(payload),
+                             *extra],
                             cwd=ROOT, env=env(), stdout=subprocess.PIPE, preexec_fn=_niced)
     assert proc.stdout is not None
     line = proc.stdout.readline()

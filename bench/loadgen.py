@@ -11,7 +11,11 @@ action, and asks for a rematch when a game ends, so tables play for as long as a
 that has heard nothing new for ``PING_EVERY`` seconds pings (the protocol's heartbeat). All
 four seats of a table live in this process, so "intent -> the last seat's update" is
 measured on one clock. A seat whose link fails is closed and counted in ``errors``; the
-others play on.
+others play on. An intent (or rematch) refused ``rate_limited`` is sent again after
+``RETRY_SECONDS``: a box that cannot serve a request for pace names it, and the seat would
+otherwise wait for ever for an answer that will not come (a box that paces, as the daemon
+does, never sends it; older ones did, without naming the request, and then every seat that
+had just sent anything retries).
 
 The whole process is one ``select.epoll`` loop over non-blocking sockets (``bench.lean``'s
 ``Conn``), with the paced moves in a heap of timers: the client must cost far less CPU per
@@ -44,6 +48,7 @@ SETUP_SECONDS = 120.0  # joining every seat must finish within this
 START_SECONDS = 120.0  # the start line must come within this after "ready"
 TAIL_SECONDS = 1.0  # after the window, replies to intents sent inside it may still arrive
 BEAT_SECONDS = 0.5  # how often seats are checked for the heartbeat
+RETRY_SECONDS = 0.05  # a request refused for pace is sent again this long after
 STDIN_LIMIT = 1 << 26  # the job line (every table's join code) is far smaller
 
 MAX_EVENTS = 256  # per poll (Python allocates room for this many each call); more wait
@@ -247,7 +252,12 @@ class Player:
                         s.turn_began = now
                     wake = True
             elif kind == "rejected":
-                if m.re is not None and s.pending.pop(m.re, None) is not None:
+                if m.code == "rate_limited":
+                    if m.re is not None:
+                        s.pending.pop(m.re, None)
+                    totals.rejects[m.code] = totals.rejects.get(m.code, 0) + 1
+                    self.retry(s, now)
+                elif m.re is not None and s.pending.pop(m.re, None) is not None:
                     totals.rejects[m.code] = totals.rejects.get(m.code, 0) + 1
                     wake = True
                 elif not s.joined:
@@ -300,6 +310,17 @@ class Player:
             s.conn.send(frame)
         except (lean.LinkError, OSError) as e:
             self.fail(s, f"{type(e).__name__}: {e}")
+
+    def retry(self, s: Seat, now: float) -> None:
+        """Send the seat's last request again (an intent for the latest state, or the
+        rematch) ``RETRY_SECONDS`` from now; its move delay was already waited."""
+        s.acted = -1
+        s.rematched = -1
+        s.turn_began = now - self.delay
+        if self.go and not s.timer:
+            s.timer = True
+            self.timer_seq += 1
+            heapq.heappush(self.timers, (now + RETRY_SECONDS, self.timer_seq, s))
 
     def heartbeat(self, now: float) -> None:
         self.next_beat = now + BEAT_SECONDS

@@ -7,18 +7,23 @@ as one line through ``click.ClickException``, never as a traceback.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from engine import registry
 from engine.catalogue import parse_assignments
 from engine.errors import EngineError, OptionError, RecordError
+
+if TYPE_CHECKING:  # imported where used: `tablebox --help` stays quick
+    from hostd.config import Config, Loaded
+    from hostd.datadir import Claim
 
 
 def _fail(message: str) -> click.ClickException:
@@ -230,7 +235,7 @@ def config_flags(f: Any) -> Any:
             option = click.option(flag, name, multiple=True, metavar="NAME", help=help_text)
         else:
             kind: Any = {"integer": int, "number": float}.get(key.type, str)
-            if name in ("data_dir", "control"):
+            if name in ("data_dir", "control", "releases_dir"):
                 kind = click.Path(path_type=Path)
             option = click.option(flag, name, type=kind, default=None, help=help_text)
         wrapper = option(wrapper)
@@ -406,13 +411,27 @@ def logs_command(follow: bool, table: str | None, level: str | None, since: str 
 def serve(config_path: Path | None, flags: dict[str, Any], data_alias: Path | None,
           ai_processes: int | None) -> None:
     """Run the daemon: tables, players, the TCP and web ports, the control socket."""
-    from hostd import daemon, logs
-    from hostd.store import StorageError
+    from hostd import datadir
 
     if data_alias is not None and flags.get("data_dir") is None:
         flags["data_dir"] = data_alias
     loaded = load_config(config_path, flags)
     cfg = loaded.config
+    # Before anything else touches the data directory (the log file is in it): each check
+    # fails as one line with nothing written, and the lock keeps a second daemon out.
+    try:
+        held = datadir.claim(cfg)
+    except datadir.StartError as e:
+        raise _fail(str(e)) from None
+    with held:
+        _serve_claimed(cfg, loaded, held, ai_processes)
+
+
+def _serve_claimed(cfg: Config, loaded: Loaded, held: Claim, ai_processes: int | None) -> None:
+    """``serve`` once the data directory is held: logging, then the daemon until it stops."""
+    from hostd import daemon, datadir, logs
+    from hostd.store import StorageError
+
     setup = logs.configure_from(cfg)
     log = logs.get_logger("hostd.cli")
     log.info("config_loaded", file=str(loaded.file) if loaded.file else None,
@@ -420,6 +439,9 @@ def serve(config_path: Path | None, flags: dict[str, Any], data_alias: Path | No
              log_file=str(setup.file) if setup.file else None)
     if setup.file_error:
         log.warning("log_file_unavailable", error=setup.file_error)
+    if held.tightened:
+        log.warning("permissions_tightened", paths=held.tightened,
+                    why="other users could read the seeds")
 
     def ready(started: Any) -> None:
         parts = [f"tcp {cfg.bind}:{started.tcp_port}"]
@@ -432,11 +454,18 @@ def serve(config_path: Path | None, flags: dict[str, Any], data_alias: Path | No
         sys.stdout.flush()
 
     try:
-        daemon.run(cfg, on_ready=ready, ai_processes=ai_processes)
+        daemon.run(cfg, on_ready=ready, ai_processes=ai_processes, held=held)
+    except datadir.StartError as e:
+        raise _fail(str(e)) from None
     except StorageError as e:
-        raise _fail(f"cannot use the database: {e}") from None
+        raise _fail(datadir.database_failure(cfg.database, e)) from None
     except OSError as e:
-        raise _fail(f"cannot start: {e.strerror or e}") from None
+        if e.errno == errno.EADDRINUSE:  # trio's bind does not say which port
+            raise _fail(f"cannot start: a port is in use (tcp_port {cfg.tcp_port} or http_port "
+                        f"{cfg.http_port} on {cfg.bind}); fix: tablebox doctor names the "
+                        f"process holding it; stop it or choose another port") from None
+        where = f" {e.filename}" if e.filename else ""
+        raise _fail(f"cannot start:{where} {e.strerror or e}") from None
     except KeyboardInterrupt:
         pass
 
@@ -688,8 +717,27 @@ def status(control: Path | None, as_json: bool) -> None:
                f"{s['tables'].get('finished', 0)} finished; connections {s['connections']}; "
                f"people seated {s['seated']}; moves {s['moves']}")
     click.echo(f"listening: {listening}")
+    limits = s.get("connection_limits")
+    if limits:
+        click.echo(_limits_line(limits))
     for url in s["join_urls"]:
         click.echo(f"join: {url}/")
+
+
+def _limits_line(limits: dict[str, Any]) -> str:
+    """``connection limits: 12 of 7868 (64 per address); since start: 3 refused, ...``."""
+    line = (f"connection limits: {limits['connections']} of {limits['total']} "
+            f"({limits['per_address']} per address, {limits['descriptors']} descriptors)")
+    counts = limits.get("since_start") or {}
+    refused = sum(n for k, n in counts.items() if k.startswith("refused"))
+    closed = sum(n for k, n in counts.items() if k.startswith("closed_idle"))
+    failed = sum(n for k, n in counts.items() if k.isupper())  # accept errors: EMFILE, ...
+    if refused or closed or failed:
+        parts = [f"{refused} refused", f"{closed} idle closed to make room"]
+        if failed:
+            parts.append(f"{failed} failed accepts")
+        line += "; since start: " + ", ".join(parts) + " (see tablebox logs)"
+    return line
 
 
 @main.command()
@@ -722,6 +770,135 @@ def protocol_schema() -> None:
     from hostd.protocol.messages import schema
 
     _print_json(schema())
+
+
+# -- operations: updates ---------------------------------------------------------------------------
+@main.command(name="update")
+@config_flags
+@click.option("--check", "mode", flag_value="check", default=True,
+              help="Print the installed and the newest release with its notes (the default).")
+@click.option("--apply", "mode", flag_value="apply",
+              help="Download, verify, install side by side, wait until no one is playing, "
+                   "switch, restart; roll back by itself if the new release fails.")
+@click.option("--rollback", "mode", flag_value="rollback",
+              help="Go back to the previous release (waits until no one is playing).")
+@click.option("--feed", default=None, metavar="URL", help="Use this feed for this run.")
+@click.option("--now", is_flag=True, help="Do not wait for the games to end.")
+@click.option("--idle-timeout", type=click.FloatRange(min=0), default=None,
+              help="Give up waiting for idle after this many seconds.")
+@click.option("--allow-irreversible", is_flag=True,
+              help="Go ahead with a database migration the previous release cannot open.")
+@click.option("--auto", is_flag=True, hidden=True,
+              help="Started by the daemon: skip releases that were rolled back before.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def update_command(config_path: Path | None, flags: dict[str, Any], mode: str,
+                   feed: str | None, now: bool, idle_timeout: float | None,
+                   allow_irreversible: bool, auto: bool, as_json: bool) -> None:
+    """Over-the-air updates from the signed release feed (docs/operations.md, Updates)."""
+    from hostd import config
+    from hostd.update import UpdateError, apply, switch
+
+    loaded = load_config(config_path, flags, operator=True)
+    cfg = loaded.config
+    if feed is not None:
+        try:
+            feed = config.check("update_feed", feed, "--feed")
+        except config.ConfigError as e:
+            raise _fail(str(e)) from None
+    opts = apply.Options(
+        releases=cfg.releases_dir, feed=feed or cfg.update_feed,
+        control=config.client_control_path(cfg, loaded.sources),
+        restart_command=cfg.update_restart_command, start_timeout=cfg.update_start_timeout,
+        trial_window=cfg.update_trial_seconds, config_file=loaded.file, wait=not now,
+        idle_timeout=idle_timeout, allow_irreversible=allow_irreversible, auto=auto)
+
+    def say(text: str) -> None:
+        if not as_json:
+            click.echo(text)
+            sys.stdout.flush()
+
+    if auto and mode == "apply" and cfg.update != "apply-when-idle":
+        say(f"update = {cfg.update}: not applying by itself (set apply-when-idle)")
+        return
+
+    try:
+        if mode == "check":
+            result = apply.check(opts.feed, opts.releases)
+            import contextlib
+
+            with contextlib.suppress(OSError):  # a record for doctor, when we may write it
+                switch.write_state(opts.releases, last_check=result)
+        elif mode == "apply":
+            result = apply.apply(opts, say)
+        else:
+            result = apply.roll_back_by_hand(opts, say)
+    except UpdateError as e:
+        raise _fail(str(e)) from None
+    if as_json:
+        _print_json(result)
+    elif mode == "check":
+        click.echo(f"installed: {result['installed']}")
+        top = result["newest"]
+        if top is None:
+            click.echo(f"newest: none listed in {opts.feed}")
+        else:
+            state = "available" if result["available"] else "up to date"
+            if result.get("refused"):
+                state += f"; rolled back before: {result['refused']['reason']}"
+            click.echo(f"newest: {top['version']} ({state})")
+            for line in (top["notes"] or "").strip().splitlines():
+                click.echo(f"  {line}")
+    elif not result.get("changed"):
+        click.echo(result.get("skipped") or f"up to date: {result['installed']}")
+    elif result.get("first"):
+        exe = cfg.releases_dir / "current" / "venv" / "bin" / "tablebox"
+        click.echo(f"installed {result['to']} as the first release in {cfg.releases_dir}; "
+                   f"run the service from it: sudo {exe} service install --exec-start "
+                   f"'{exe} serve'")
+    elif mode == "apply" and result.get("rolled_back"):
+        raise _fail(f"rolled back to {result['running']}: release {result['to']} "
+                    f"{result['reason']}")
+    else:
+        click.echo(f"running {result['to']} (was {result['from']})")
+
+
+@main.group(name="release")
+def release_group() -> None:
+    """For maintainers: sign a release's wheels, make a signing key."""
+
+
+@release_group.command(name="sign")
+@click.option("--key", "key_file", required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The Ed25519 private key (PEM), from `tablebox release keygen`.")
+@click.option("--out", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="Where to write SHA256SUMS and SHA256SUMS.sig (default: beside the wheel).")
+@click.argument("wheels", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+def release_sign(key_file: Path, out: Path | None, wheels: tuple[Path, ...]) -> None:
+    """Write SHA256SUMS for WHEEL... and its detached signature SHA256SUMS.sig."""
+    from hostd.update import UpdateError, verify
+
+    try:
+        sums, sig = verify.sign(key_file, list(wheels), out)
+    except UpdateError as e:
+        raise _fail(str(e)) from None
+    click.echo(f"wrote {sums} and {sig}; upload them with the wheel")
+
+
+@release_group.command(name="keygen")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The private key file to create (mode 0600; never overwritten).")
+def release_keygen(out: Path) -> None:
+    """Make a release signing key; prints the public key line for hostd/update/keys.py."""
+    from hostd.update import UpdateError, verify
+
+    try:
+        public = verify.keygen(out)
+    except UpdateError as e:
+        raise _fail(str(e)) from None
+    click.echo(f"wrote {out} (keep it offline); public key for hostd/update/keys.py TRUSTED:")
+    click.echo(f'    "{public}",')
 
 
 # -- operations: doctor ----------------------------------------------------------------------------

@@ -40,6 +40,9 @@ SERVICE_UNIT = Path("/etc/systemd/system/tablebox.service")  # what `service ins
 SERVICE_ENVIRON = {"STATE_DIRECTORY": "/var/lib/tablebox", "RUNTIME_DIRECTORY": "/run/tablebox",
                    "CONFIGURATION_DIRECTORY": "/etc/tablebox"}
 LOG_LEVELS = ("debug", "info", "warning", "error")
+UPDATE_MODES = ("off", "check", "apply-when-idle")
+DEFAULT_FEED = "https://api.github.com/repos/tablebox/tablebox/releases"
+DEFAULT_RELEASES = Path("/opt/tablebox/releases")
 
 
 def _env(environ: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -106,6 +109,19 @@ class Config:
     # fsync every commit before anyone is told: a power cut loses no move that was shown.
     # Group commit shares one flush between every table's steps, so this costs little.
     sync_commits: bool = True
+    # Over-the-air updates (hostd.update; docs/operations.md, "Updates").
+    update: str = "check"
+    update_feed: str = DEFAULT_FEED
+    update_interval: float = 86400.0
+    releases_dir: Path = DEFAULT_RELEASES
+    update_restart_command: str = "systemctl restart tablebox"
+    update_apply_command: str = "systemctl start --no-block tablebox-update.service"
+    update_start_timeout: float = 90.0
+    update_trial_seconds: float = 60.0
+    # Client connections at most (0: as many as the descriptor limit leaves room for, after a
+    # reserve for the control socket and health checks), and from one address.
+    max_connections: int = 0
+    max_connections_per_address: int = 64
 
     @property
     def database(self) -> Path:
@@ -221,6 +237,24 @@ def _interfaces(v: Any) -> tuple[str, ...]:
     return tuple(v)
 
 
+def _update_mode(v: Any) -> str:
+    if not isinstance(v, str) or v not in UPDATE_MODES:
+        raise _Bad
+    return v
+
+
+def _feed_url(v: Any) -> str:
+    if not isinstance(v, str) or not re.fullmatch(r"https?://\S+", v):
+        raise _Bad
+    return v
+
+
+def _command(v: Any) -> str:
+    if not isinstance(v, str) or not v.strip() or _CONTROL_CHARS.search(v):
+        raise _Bad
+    return v
+
+
 def _level(v: Any) -> str:
     if not isinstance(v, str) or v not in LOG_LEVELS:
         raise _Bad
@@ -266,7 +300,37 @@ _KEYS = [
     Key("sync_commits", "boolean", "true or false",
         "Flush every commit to the disk before anyone is told (on by default: a power cut "
         "loses no move anyone saw). Off: a crash or kill -9 still loses nothing, but a power "
-        "cut may lose the last moments.", _boolean),
+        "cut may lose the last second of play.", _boolean),
+    Key("max_connections", "integer", "an integer 0-1000000 (0: as many as the descriptor "
+        "limit allows)",
+        "Client connections at most (TCP, web page, WebSocket); never more than the descriptor "
+        "limit leaves room for. When full, the oldest idle connection at no table is closed "
+        "to make room.", _integer(0, 1_000_000)),
+    Key("max_connections_per_address", "integer", "an integer 1-100000",
+        "Client connections at most from one IP address; past it, that address's oldest idle "
+        "connection at no table is closed to make room.", _integer(1, 100_000)),
+    Key("update", "string", "one of " + ", ".join(f'"{x}"' for x in UPDATE_MODES),
+        "Over-the-air updates: off, check the feed daily, or also apply a new release when "
+        "no one is playing.", _update_mode),
+    Key("update_feed", "string", "an http:// or https:// URL",
+        "The release feed (a code-hosting releases API listing): the only address the updater "
+        "talks to.", _feed_url),
+    Key("update_interval", "number", "a number 1-604800 (seconds)",
+        "Seconds between the daemon's checks of the feed.", _number(1, 7 * 86400)),
+    Key("releases_dir", "string", "an absolute path",
+        "Where releases are installed side by side, with the current and previous links.",
+        _path),
+    Key("update_restart_command", "string", "a command line",
+        "How the updater restarts the service after switching releases.", _command),
+    Key("update_apply_command", "string", "a command line",
+        "What the daemon runs to apply a release once idle, when update is apply-when-idle.",
+        _command),
+    Key("update_start_timeout", "number", "a number 1-3600 (seconds)",
+        "How long a new release has to report ready before it is rolled back.",
+        _number(1, 3600)),
+    Key("update_trial_seconds", "number", "a number 0-3600 (seconds)",
+        "A new release that exits within this many seconds of its start is rolled back.",
+        _number(0, 3600)),
 ]
 KEYS: dict[str, Key] = {k.name: k for k in _KEYS}
 if set(KEYS) != {f.name for f in dataclasses.fields(Config)}:  # pragma: no cover - dev error

@@ -3,7 +3,10 @@
 Owns both ends. The daemon side (``serve_control``) answers requests such as
 ``{"op": "tables.new", "game": "euchre"}`` with ``{"ok": true, "result": ...}`` or
 ``{"ok": false, "code": "...", "error": "one line"}``; every change goes through the table's
-runner like any other. The client side (``request``) is plain blocking sockets for the CLI.
+runner like any other. A request may carry an integer ``"id"``, echoed as ``"re"`` in its
+answer, refusals included. A line that is not a request (not JSON, over ``MAX_REQUEST``, or
+nested deeper than the protocol's ``nesting.MAX_DEPTH``) is answered ``bad_request`` and the
+connection carries on. The client side (``request``) is plain blocking sockets for the CLI.
 
 File permissions are the only access control, so there is no remote admin port, and
 nothing secret is ever answered: no seat token (only hashes exist), and no seed or future
@@ -28,18 +31,22 @@ import trio
 
 from engine.codec import to_data
 from engine.errors import EngineError, OptionError
+from hostd.datadir import check_control
 from hostd.logs import get_logger
-from hostd.protocol import codes
+from hostd.protocol import codes, nesting
 from hostd.protocol.framing import NDJSONSplitter
 from hostd.store import StorageError
 from hostd.tables.core import Reject, TableMeta
 from hostd.tables.damage import DamagedTable, replay
 from hostd.tables.hub import Hub
 from hostd.tables.runner import TableRunner
+from hostd.transports.admission import CONTROL_SLOTS, Admission
+from hostd.update.version import version
 
 log = get_logger(__name__)
 
 MAX_REQUEST = 64 * 1024
+CONTROL_IDLE = 30.0  # seconds a control client may wait between requests before it is closed
 
 
 class ControlError(Exception):
@@ -62,8 +69,9 @@ def _builtins(obj: Any) -> Any:
 class Control:
     """The operations, each a coroutine taking the request's fields."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, admission: Admission | None = None) -> None:
         self.hub = hub
+        self.admission = admission
         self.ops: dict[str, Callable[..., Awaitable[Any]]] = {
             "status": self.status,
             "tables.list": self.tables_list,
@@ -80,7 +88,7 @@ class Control:
     async def handle(self, request: Any) -> dict[str, Any]:
         if not isinstance(request, dict) or not isinstance(request.get("op"), str):
             return _error("bad_request", 'a request is a JSON object with an "op"')
-        args = {k: v for k, v in request.items() if k != "op"}
+        args = {k: v for k, v in request.items() if k not in ("op", "id")}
         op = self.ops.get(request["op"])
         if op is None:
             return _error("unknown_op", f"unknown op {request['op']!r}; ops: "
@@ -99,7 +107,14 @@ class Control:
             return _error("bad_request", str(e))
 
     async def status(self) -> dict[str, Any]:
-        return self.hub.status()
+        status = self.hub.status()
+        # The updater checks that a restart brought this release up, and that it stayed.
+        status["version"] = version()
+        status["pid"] = os.getpid()
+        status["update"] = getattr(self.hub, "update_check", None)
+        if self.admission is not None:
+            status["connection_limits"] = self.admission.report()
+        return status
 
     async def tables_list(self) -> list[Any]:
         # Damaged tables are listed too (status "damaged"), in id order with the others: the
@@ -209,30 +224,31 @@ def _error(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "code": code, "error": message}
 
 
+_BUSY = (json.dumps({"ok": False, "code": "busy",
+                    "error": f"the daemon is already serving {CONTROL_SLOTS} control clients; "
+                             "try again"}).encode() + b"\n")
+
+
 def _prepare(path: Path) -> None:
-    """Make the directory; refuse to start over a live daemon; remove a stale socket."""
+    """Refuse to start over a live daemon or a file that is not a socket (a one-line
+    ``StartError``, the same check ``tablebox serve`` made before opening anything); make the
+    directory; remove a stale socket."""
+    check_control(path)  # again: another daemon may have started since
     path.parent.mkdir(mode=0o750, parents=True, exist_ok=True)
-    try:
-        mode = path.lstat().st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISSOCK(mode):
-        raise OSError(f"{path} exists and is not a socket")
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        probe.settimeout(1.0)
-        probe.connect(str(path))
-    except OSError:
-        path.unlink(missing_ok=True)  # stale: its daemon is gone
-        return
-    finally:
-        probe.close()
-    raise OSError(f"another tablebox daemon is running (control socket {path})")
+    with contextlib.suppress(FileNotFoundError):
+        if stat.S_ISSOCK(path.lstat().st_mode):
+            path.unlink()  # stale: check_control found nobody listening
 
 
-async def serve_control(path: Path, hub: Hub, *,
+async def serve_control(path: Path, hub: Hub, *, admission: Admission | None = None,
                         task_status: trio.TaskStatus[Path] = trio.TASK_STATUS_IGNORED) -> None:
-    """Listen on the control socket until cancelled, then remove it."""
+    """Listen on the control socket until cancelled, then remove it.
+
+    Its clients are outside the players' connection budget (``admission`` keeps descriptors
+    back for them), so ``tablebox status`` answers however many players are connected; at
+    most ``CONTROL_SLOTS`` are served at once, and a client silent for ``CONTROL_IDLE``
+    seconds between requests is closed.
+    """
     await trio.to_thread.run_sync(_prepare, path)
     sock = trio.socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old = os.umask(0o117)  # created 0660: never a moment when others could connect
@@ -243,12 +259,18 @@ async def serve_control(path: Path, hub: Hub, *,
     os.chmod(path, 0o660)
     sock.listen(16)
     inode = path.stat().st_ino
-    control = Control(hub)
+    control = Control(hub, admission)
     log.info("control_listening", path=str(path))
 
     async def handler(stream: trio.SocketStream) -> None:
         try:
-            await _serve_client(stream, control)
+            with admission.control_client() if admission is not None \
+                    else contextlib.nullcontext(True) as may:
+                if may:
+                    await _serve_client(stream, control)
+                else:
+                    with trio.move_on_after(1.0):
+                        await stream.send_all(_BUSY)
         except Exception:
             log.exception("control_handler_failed")
         finally:
@@ -268,20 +290,37 @@ async def serve_control(path: Path, hub: Hub, *,
 async def _serve_client(stream: trio.SocketStream, control: Control) -> None:
     splitter = NDJSONSplitter(MAX_REQUEST)
     while True:
-        data = await stream.receive_some(65536)
+        data = b""
+        with trio.move_on_after(CONTROL_IDLE):
+            data = await stream.receive_some(65536)
         if not data:
             return
         for line in splitter.feed(data):
             if isinstance(line, bytes):
-                try:
-                    request = json.loads(line)
-                except (UnicodeDecodeError, json.JSONDecodeError):
-                    response = _error("bad_request", "a request is one JSON object per line")
-                else:
-                    response = await control.handle(request)
+                response = await _answer(control, line)
             else:
                 response = _error("bad_request", line.detail)
             await stream.send_all(json.dumps(response, ensure_ascii=False).encode() + b"\n")
+
+
+async def _answer(control: Control, line: bytes) -> dict[str, Any]:
+    """The response to one request line, with ``re`` when it had an id; never raises for
+    what the line holds."""
+    if nesting.exceeds(line):
+        # json.loads would recurse into it and raise RecursionError: refuse it first.
+        response = _error("bad_request", f"a request nests at most {nesting.MAX_DEPTH} levels")
+        request_id = nesting.top_level_id(line)
+    else:
+        try:
+            request = json.loads(line)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            return _error("bad_request", "a request is one JSON object per line")
+        request_id = nesting.readable_id(request.get("id")) if isinstance(request, dict) \
+            else None
+        response = await control.handle(request)
+    if request_id is not None:
+        response["re"] = request_id
+    return response
 
 
 # -- the client side (blocking, for the CLI) ------------------------------------------------------

@@ -1,6 +1,8 @@
 """``tablebox serve``: the daemon's lifecycle, from opening the store to a clean exit.
 
-Order on start: open the store, start the AI workers, restore every open table by replay,
+Order on start: claim the data directory (``hostd.datadir``: checks, the lock held for the
+daemon's lifetime, private modes; the CLI claims it before anything else, even its log
+file), open the store, start the AI workers, restore every open table by replay,
 then start each listener with ``await nursery.start(...)`` (TCP, HTTP+WebSocket when that
 module is installed, the control socket, mDNS and Bluetooth when present and enabled), and
 only then report READY to systemd. WATCHDOG pings come from the event loop itself.
@@ -31,13 +33,16 @@ import trio
 from hostd import gcpolicy, notify
 from hostd.config import Config
 from hostd.control import serve_control
+from hostd.datadir import Claim, StartError, claim
 from hostd.logs import get_logger
 from hostd.session import handle_link
-from hostd.store import open_store
+from hostd.store import StorageError, open_store
 from hostd.tables.ai import open_ai
 from hostd.tables.hub import Hub, HubSettings
+from hostd.transports import admission
 from hostd.transports.base import FrameLink
 from hostd.transports.tcp import serve_ndjson_stream, serve_tcp
+from hostd.update.task import run_updates
 
 log = get_logger(__name__)
 
@@ -86,24 +91,39 @@ def _url(host: str, port: int) -> str:
 
 async def serve(config: Config, *, ai_processes: int | None = None,
                 settings: HubSettings | None = None, handle_signals: bool = True,
-                web: bool = True,
+                web: bool = True, held: Claim | None = None,
                 task_status: trio.TaskStatus[Started] = trio.TASK_STATUS_IGNORED) -> None:
-    """Run the daemon until SIGTERM/SIGINT (with ``handle_signals``) or ``Started.stop()``."""
+    """Run the daemon until SIGTERM/SIGINT (with ``handle_signals``) or ``Started.stop()``.
+
+    ``held``: the data directory, already claimed by the caller (who releases it); without
+    it, ``serve`` claims it first and releases it when it returns.
+    """
+    if held is None:
+        with await trio.to_thread.run_sync(claim, config) as mine:
+            await serve(config, ai_processes=ai_processes, settings=settings,
+                        handle_signals=handle_signals, web=web, held=mine,
+                        task_status=task_status)
+        return
     t0 = time.perf_counter()
     settings = settings or HubSettings(ai_speed=config.ai_speed,
                                        grace_seconds=config.grace_seconds)
     stop = trio.Event()
     sync = "FULL" if config.sync_commits else "NORMAL"
+    admission.raise_descriptor_limit()
     async with open_store(config.database, synchronous=sync) as store, \
             open_ai(ai_processes) as ai:
         hub = Hub(config, store, ai, settings)
         async with trio.open_nursery() as tables:
             await tables.start(hub.run)
+            # The store, the log and the AI workers are open: what is left of the descriptor
+            # limit, less a reserve, is the budget for client connections.
+            budget = _connection_budget(config)
             async with trio.open_nursery() as conns:
                 async def on_link(link: FrameLink) -> None:
                     await handle_link(hub, link)
 
-                started = await _start_services(config, hub, on_link, conns, stop, web=web)
+                started = await _start_services(config, hub, on_link, conns, stop, web=web,
+                                                budget=budget)
                 log.info("daemon_ready", tables=len(hub.tables), tcp_port=started.tcp_port,
                          http_port=started.http_port, seconds=round(time.perf_counter() - t0, 3))
                 notify.ready(_status_line(hub))
@@ -113,6 +133,7 @@ async def serve(config: Config, *, ai_processes: int | None = None,
                     # collector's scans, which from now on run on a clock.
                     background.start_soon(gcpolicy.collect_on_a_clock)
                     background.start_soon(_watchdog, hub)
+                    background.start_soon(run_updates, config, hub)
                     if handle_signals:
                         background.start_soon(_signals, stop)
                     await stop.wait()
@@ -132,9 +153,20 @@ async def serve(config: Config, *, ai_processes: int | None = None,
     log.info("daemon_stopped")
 
 
+def _connection_budget(config: Config) -> admission.Admission:
+    budget = admission.plan(config.max_connections, config.max_connections_per_address)
+    log.info("connection_budget", **budget.as_dict())
+    if budget.asked and budget.total < budget.asked:
+        log.warning("max_connections_lowered", asked=budget.asked, total=budget.total,
+                    descriptors=budget.descriptors,
+                    fix="raise LimitNOFILE (systemctl edit tablebox) or lower max_connections")
+    return admission.Admission(budget)
+
+
 async def _start_services(config: Config, hub: Hub,
                           on_link: Callable[[FrameLink], Awaitable[None]],
-                          conns: trio.Nursery, stop: trio.Event, *, web: bool) -> Started:
+                          conns: trio.Nursery, stop: trio.Event, *, web: bool,
+                          budget: admission.Admission | None = None) -> Started:
     stoppers: list[Callable[[], None]] = []
     services: list[str] = []
 
@@ -145,12 +177,17 @@ async def _start_services(config: Config, hub: Hub,
         with scope:
             await fn(task_status=task_status)
 
+    if budget is not None:
+        # Counts refusals and failed accepts, one line per interval (stopped with the rest).
+        await conns.start(scoped, budget.run)
     tcp_port: int = await conns.start(scoped, partial(
-        serve_tcp, config.bind, config.tcp_port, on_link, handler_nursery=conns))
+        serve_tcp, config.bind, config.tcp_port, on_link, handler_nursery=conns,
+        admission=budget))
     services.append("tcp")
     hub.listening["tcp"] = {"bind": config.bind, "port": tcp_port}
 
-    control_path = await conns.start(scoped, partial(serve_control, config.control, hub))
+    control_path = await conns.start(scoped, partial(serve_control, config.control, hub,
+                                                     admission=budget))
     services.append("control")
     hub.listening["control"] = str(control_path)
 
@@ -159,7 +196,7 @@ async def _start_services(config: Config, hub: Hub,
     if web_mod is not None:
         shutdown = trio.Event()
         http_port = await conns.start(partial(
-            web_mod.serve_http, config, on_link, shutdown=shutdown))
+            web_mod.serve_http, config, on_link, shutdown=shutdown, admission=budget))
         services.append("http")
         hub.listening["http"] = {"bind": config.bind, "port": http_port}
         stoppers.append(shutdown.set)  # graceful: stop accepting, keep the open sockets
@@ -241,15 +278,40 @@ async def _signals(stop: trio.Event) -> None:
             return
 
 
+# What an operator can fix: raised to the CLI as itself, which prints it as one line.
+OPERATOR_ERRORS = (StartError, StorageError, OSError)
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for e in error.exceptions for leaf in _leaves(e)]
+    return [] if isinstance(error, trio.Cancelled) else [error]
+
+
 def run(config: Config, *, on_ready: Callable[[Started], None] | None = None,
-        ai_processes: int | None = None) -> None:
-    """Run the daemon in this thread (the CLI's entry point)."""
+        ai_processes: int | None = None, held: Claim | None = None) -> None:
+    """Run the daemon in this thread (the CLI's entry point).
+
+    A failure before READY that the operator can fix (a store that will not open, a port in
+    use) is raised on its own, not inside the exception groups of the nurseries it passed
+    through, so that the CLI can print it as one line; anything else, and anything after
+    READY, is raised as it came (a bug keeps its traceback).
+    """
+    ready = False
 
     async def main() -> None:
+        nonlocal ready
         async with trio.open_nursery() as nursery:
-            started: Started = await nursery.start(partial(serve, config,
+            started: Started = await nursery.start(partial(serve, config, held=held,
                                                            ai_processes=ai_processes))
+            ready = True
             if on_ready is not None:
                 on_ready(started)
 
-    trio.run(main)
+    try:
+        trio.run(main)
+    except BaseExceptionGroup as group:
+        leaves = _leaves(group)
+        if not ready and len(leaves) == 1 and isinstance(leaves[0], OPERATOR_ERRORS):
+            raise leaves[0] from None
+        raise

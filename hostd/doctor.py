@@ -3,7 +3,8 @@
 Owns the checks and their verdicts: the configuration, the daemon, both ports (free, or held
 by our own daemon), network interfaces and the IP-literal join URLs, mDNS (a multicast-capable
 interface), Bluetooth (socket support in this Python, the D-Bus system bus, BlueZ, an
-adapter), disk space, the clock, the database (``PRAGMA integrity_check``), and the tables
+adapter), disk space, the clock, the data directory (private modes, which daemon holds its
+lock), the database (``PRAGMA integrity_check``), and the tables
 whose stored events no longer replay (damaged: one line each, with what to do).
 
 Every check only looks: it binds a port for an instant to see whether it is free, opens the
@@ -453,6 +454,50 @@ def check_database(ctx: Context) -> Iterator[Check]:
                     "file (docs/operations.md)")
 
 
+# -- the data directory: who may read it, who holds it -------------------------------------------
+def _sudo(paths: list[Path]) -> str:
+    mine = all(p.lstat().st_uid == os.geteuid() for p in paths if p.exists())
+    return "" if mine else "sudo "
+
+
+def check_data_dir(ctx: Context) -> Iterator[Check]:
+    """Modes (the seeds are in the database: no one but the daemon's user may read it) and
+    the lock (which daemon holds the directory). Only looks: ``datadir`` never writes here."""
+    from hostd import datadir
+
+    where = ctx.config.data_dir
+    if not where.is_dir():
+        yield Check("data directory", "ok", f"{where} not created yet (the first start "
+                    "creates it, 0700)")
+        return
+    loose = datadir.loose_modes(where)
+    if loose:
+        shown = ", ".join(f"{p.name if p != where else p} {m:04o}" for p, m in loose)
+        dirs = [p for p, _ in loose if p == where]
+        files = [p for p, _ in loose if p != where]
+        fixes = []
+        if dirs:
+            fixes.append(f"{_sudo(dirs)}chmod 700 {where}")
+        if files:
+            fixes.append(f"{_sudo(files)}chmod 600 " + " ".join(map(str, files)))
+        fix = " && ".join(fixes)
+        yield Check("data directory", "fail", f"other users can read the seeds: {shown} "
+                    "(want the directory 0700, its files 0600)",
+                    fix + " (a restart of the daemon also does it)")
+    else:
+        yield Check("data directory", "ok", f"{where} is private (0700, files 0600)")
+    pid, control = datadir.lock_holder(where)
+    if pid is not None or control is not None:
+        who = f"pid {pid}" if pid else "a daemon"
+        if ctx.daemon is not None:
+            yield Check("data directory lock", "ok", f"held by the running daemon ({who})")
+        else:
+            yield Check("data directory lock", "warn", f"held by {who}, but its control socket "
+                        f"{control or ctx.config.control} does not answer",
+                        "stop it (sudo systemctl restart tablebox" + (
+                            f", or kill {pid}" if pid else "") + ")")
+
+
 # -- damaged tables ----------------------------------------------------------------------------
 def _replay_offline(db: Path) -> tuple[int, list[dict[str, Any]]]:
     """(open tables, damaged ones' listing entries): what the daemon's start would find."""
@@ -517,6 +562,64 @@ def check_tables(ctx: Context) -> Iterator[Check]:
         yield damaged_check(t)
 
 
+# -- updates -------------------------------------------------------------------------------------
+def _when(ts: Any) -> str:
+    try:
+        return datetime.fromtimestamp(float(ts), UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"
+
+
+def check_update(ctx: Context) -> Iterator[Check]:
+    """The installed release, the feed and the last check (read from the daemon's status and
+    the releases folder; the feed itself is never asked from here)."""
+    from hostd.update import switch
+    from hostd.update.version import version
+
+    c = ctx.config
+    releases = c.releases_dir
+    running = (ctx.daemon or {}).get("version") or version()
+    current = switch.linked(releases, "current")
+    previous = switch.linked(releases, "previous")
+    state = switch.read_state(releases)
+    if current:
+        where = (f"current -> {current}" + (f", previous -> {previous}" if previous else "")
+                 + f" in {releases}")
+    else:
+        where = f"not managed by the updater ({releases} has no current release)"
+    detail = f"running {running}; {where}"
+    if state.get("trial"):
+        t = state["trial"]
+        yield Check("release", "warn", f"{detail}; {t.get('version')} has been on trial since "
+                    f"{_when(t.get('since'))} and was never confirmed",
+                    "tablebox update --apply again, or tablebox update --rollback")
+    else:
+        yield Check("release", "ok", detail)
+    back = state.get("last_rollback")
+    if back:
+        yield Check("last rollback", "warn" if not back.get("by_hand") else "ok",
+                    f"{_when(back.get('at'))}: {back.get('from')} -> {back.get('to')}: "
+                    f"{back.get('reason')}",
+                    "read the new release's log (journalctl -u tablebox) before trying again")
+    mode = c.update
+    yield Check("update feed", "ok", f"update = {mode}: {c.update_feed}"
+                + (f", every {c.update_interval / 3600:g} h" if mode != "off" else ""))
+    last = (ctx.daemon or {}).get("update") or state.get("last_check")
+    if mode == "off" and not last:
+        return
+    if not last:
+        yield Check("last check", "ok", "none yet (the daemon checks a minute after it starts)"
+                    if ctx.daemon else "none recorded (the daemon is not running)")
+    elif last.get("error"):
+        yield Check("last check", "warn", f"{_when(last.get('checked_at'))}: {last['error']}",
+                    "check the network and update_feed; tablebox update --check tries now")
+    else:
+        top = (last.get("newest") or {}).get("version")
+        news = f"{top} is available (tablebox update --apply)" if last.get("available") \
+            else f"up to date (newest {top})"
+        yield Check("last check", "ok", f"{_when(last.get('checked_at'))}: {news}")
+
+
 # -- all of it ---------------------------------------------------------------------------------
 def run_checks(ctx: Context) -> list[Check]:
     ifs = interfaces()
@@ -524,7 +627,8 @@ def run_checks(ctx: Context) -> list[Check]:
         lambda: check_daemon(ctx), lambda: check_ports(ctx),
         lambda: check_network(ctx, ifs), lambda: check_mdns(ctx, ifs),
         lambda: check_bluetooth(ctx), lambda: check_disk(ctx), lambda: check_clock(ctx),
-        lambda: check_database(ctx), lambda: check_tables(ctx),
+        lambda: check_data_dir(ctx), lambda: check_database(ctx), lambda: check_tables(ctx),
+        lambda: check_update(ctx),
     ]
     checks: list[Check] = []
     for group in groups:

@@ -182,7 +182,13 @@ class _JournalFormatter(logging.Formatter):
 
 class _RotatingFile(logging.handlers.RotatingFileHandler):
     """A RotatingFileHandler that formats each record once (the stdlib one formats it a
-    second time just to measure it)."""
+    second time just to measure it), and creates each file 0600 whatever the umask (it names
+    tables and players: only the daemon's user reads it)."""
+
+    def _open(self) -> Any:
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC,
+                     0o600)
+        return open(fd, "a", encoding=self.encoding, errors=self.errors)
 
     def emit(self, record: logging.LogRecord) -> None:
         try:

@@ -34,6 +34,7 @@ STATE_PATH = Path("/var/lib/tablebox")
 DEFAULT_EXEC = "/opt/tablebox/bin/tablebox serve"
 BLUETOOTH_GROUP = "bluetooth"  # BlueZ's D-Bus policy lets this group talk to org.bluez
 STOP_TIMEOUT = 20  # seconds: TimeoutStopSec; the daemon's shutdown deadline must fit inside
+NOFILE = 4096  # LimitNOFILE: about 3,800 client connections, ~21 KB each (docs/operations.md)
 # ProtectHome= hides these and PrivateTmp= replaces /tmp: code there cannot run as the service.
 HIDDEN_FROM_SERVICE = (Path("/home"), Path("/root"), Path("/run/user"), Path("/tmp"),
                        Path("/var/tmp"))
@@ -71,6 +72,11 @@ TimeoutStopSec={stop_timeout}
 # SIGTERM to the daemon only: it shuts its AI worker processes down itself (a worker killed
 # mid-decision would only be noise); whatever is left after it exits gets SIGKILL.
 KillMode=mixed
+# Descriptors: both limits (soft and hard), since the system call filter below keeps the
+# daemon from raising its own. Client connections get what is left after the database, the
+# AI workers and a reserve that keeps the control socket and /healthz answering
+# (max_connections, docs/operations.md "Connection limits").
+LimitNOFILE={nofile}
 User=tablebox
 Group=tablebox
 # Files are private to the service; the daemon opens the control socket to its group itself.
@@ -142,6 +148,7 @@ def render_unit(exec_start: str = DEFAULT_EXEC, low_port: bool = False) -> str:
     return _UNIT.format(
         exec_start=exec_start,
         stop_timeout=STOP_TIMEOUT,
+        nofile=NOFILE,
         private_users="" if low_port else "PrivateUsers=yes\n",
         capabilities=_BIND_CAPABILITY if low_port else _NO_CAPABILITIES,
     )

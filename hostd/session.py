@@ -6,10 +6,14 @@ routing requests to table runners, and the one sender task that writes the conne
 outbox to the link in order. TCP, WebSocket and Bluetooth all end here, so every transport
 gets exactly the same checks.
 
-Rules: a bad frame gets ``rejected`` with its code and changes nothing; too many bad frames
-in a row, a flood beyond the rate limit, or silence beyond ``dead_after`` closes the link
-(with a ``bye`` saying why, when the peer still reads). Every error is caught here: one bad
-client never affects another. A token is hashed on arrival and never logged or echoed.
+Rules: a bad frame gets ``rejected`` with its code (and the frame's request id, when it had
+one that could be read) and changes nothing; too many bad frames in a row, or silence beyond
+``dead_after``, closes the link (with a ``bye`` saying why, when the peer still reads). A
+connection faster than its rate is paced, not refused: the session stops reading it until
+its token bucket refills, so TCP (or hypercorn's bounded queue) slows the sender and no
+request is ever dropped unanswered. Bad frames are logged as one throttled line for the
+whole daemon, never one per frame. Every error is caught here: one bad client never
+affects another. A token is hashed on arrival and never logged or echoed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable
 
 import trio
 
+from hostd.lograte import Throttled
 from hostd.logs import get_logger
 from hostd.protocol import codes
 from hostd.protocol.framing import FrameError, parse_client
@@ -46,12 +51,16 @@ from hostd.tables.core import Reject, hash_token
 from hostd.tables.hub import ConnHandle, Hub
 from hostd.tables.runner import Request, ResumeMsg, TableRunner
 from hostd.transports.base import FrameLink, LinkClosed
+from hostd.update.version import version
 
 log = get_logger(__name__)
+# Garbage from anywhere, as one line a minute at most: a peer must not write our log.
+refused_frames = Throttled(log, "frames_refused", every=60.0)
 
 MAX_BAD_IN_A_ROW = 8  # consecutive bad frames before the link is closed
 MAX_BAD_TOTAL = 64  # bad frames over a connection's life before it is closed
 FLUSH_SECONDS = 2.0  # how long the goodbye may take to drain to a closing link
+NOTABLE_CLOSES = frozenset({"bye.garbage", "bye.flood", "bye.slow"})  # logged at info
 
 try:
     SERVER = "tablebox " + importlib.metadata.version("tablebox")
@@ -60,7 +69,12 @@ except importlib.metadata.PackageNotFoundError:  # pragma: no cover - running fr
 
 
 class TokenBucket:
-    """``rate`` frames a second on average, ``burst`` at once; debt beyond ``burst`` is a flood."""
+    """``rate`` frames a second on average, ``burst`` at once.
+
+    ``take`` never refuses: it says how long to wait before serving the frame. The session
+    waits that long *before reading the next one*, so the debt is never more than the one
+    frame being served and a fast peer is slowed to the rate, never cut off.
+    """
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate = rate
@@ -69,11 +83,11 @@ class TokenBucket:
         self.stamp = trio.current_time()
 
     def take(self) -> float:
-        """Spend one frame; the tokens left (negative: over the limit)."""
+        """Spend one frame; the seconds until the bucket has paid for it (0: at once)."""
         now = trio.current_time()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate) - 1
         self.stamp = now
-        return self.tokens
+        return -self.tokens / self.rate if self.tokens < 0 else 0.0
 
 
 async def handle_link(hub: Hub, link: FrameLink) -> None:
@@ -82,8 +96,15 @@ async def handle_link(hub: Hub, link: FrameLink) -> None:
     direct_writer = getattr(link, "direct_writer", None)
     if direct_writer is not None:
         conn.direct = direct_writer()
+    slot = getattr(link, "slot", None)
+    if slot is not None:
+        # The connection budget may close it to make room, only while it is at no table
+        # (hostd.transports.admission); it then goes with a goodbye, like any close.
+        slot.attach(lambda: bool(conn.tables), conn.close)
     clog = log.bind(conn=conn.id, transport=link.transport)
-    clog.info("conn_opened", peer=link.peer)
+    # Connections are logged at debug: people at tables are logged by their seats, and a
+    # crowd of idle connections must not flood the log (one budget line covers them).
+    clog.debug("conn_opened", peer=link.peer)
     try:
         with trio.CancelScope() as scope:
             conn.scope = scope
@@ -111,7 +132,9 @@ async def handle_link(hub: Hub, link: FrameLink) -> None:
         with trio.CancelScope(shield=True), trio.move_on_after(1.0), \
                 contextlib.suppress(Exception):
             await link.aclose()
-        clog.info("conn_closed", reason=conn.reason or "closed")
+        reason = conn.reason or "closed"
+        # A peer the box threw out for misbehaving is worth a line; ordinary closes are not.
+        (clog.info if reason in NOTABLE_CLOSES else clog.debug)("conn_closed", reason=reason)
 
 
 async def _abort_if_stuck(abort: Callable[[], None], sent_all: trio.Event) -> None:
@@ -178,20 +201,21 @@ class Session:
         while True:
             silence.deadline = trio.current_time() + dead_after
             frame = await self.link.receive()
-            if self.bucket.take() < 0:
-                if self.bucket.tokens < -self.bucket.burst:
-                    self.conn.close("bye.flood")
-                    return
-                self._reject(codes.RATE_LIMITED, None)
-                continue
+            wait = self.bucket.take()
+            if wait > 0:
+                # Backpressure: nothing more is read from this peer until the bucket has paid
+                # for this frame (its socket buffer fills, and TCP slows it down). The wait is
+                # ours, not the peer's silence.
+                silence.deadline = trio.current_time() + wait + dead_after
+                await trio.sleep(wait)
             if isinstance(frame, FrameError):
-                if not self._bad(frame.code):
+                if not self._bad(frame.code, frame.re):
                     return
                 continue
             try:
                 msg = parse_client(frame)
             except FrameError as e:
-                if not self._bad(e.code):
+                if not self._bad(e.code, e.re):
                     return
                 continue
             self.bad_in_a_row = 0
@@ -203,6 +227,7 @@ class Session:
         self.bad_in_a_row += 1
         self.bad_total += 1
         self._reject(code, re)
+        refused_frames.note(code, transport=self.link.transport)
         if self.bad_in_a_row >= MAX_BAD_IN_A_ROW or self.bad_total >= MAX_BAD_TOTAL:
             self.conn.close("bye.garbage")
             return False
@@ -228,7 +253,8 @@ class Session:
             self.hello = True
             conn.push(_encode(Welcome(
                 re=msg.id, server=SERVER, box=hub.config.box_name, ping_after=PING_AFTER,
-                dead_after=hub.settings.dead_after, join_urls=list(hub.join_urls))))
+                dead_after=hub.settings.dead_after, join_urls=list(hub.join_urls),
+                version=version())))
             return True
         if not self.hello:
             return self._bad(codes.HELLO_FIRST, msg.id)

@@ -31,6 +31,7 @@ const S = {
   settings: settingsStore.load(),
   conn: "connecting",
   welcome: null,
+  reloadWanted: false, // the box runs a newer release than this page
   tables: null,
   table: null, // the table id shown
   seat: null,
@@ -118,10 +119,15 @@ function receive(msg) {
   if (msg.re != null) S.requests.delete(msg.re);
   switch (msg.type) {
     case "welcome":
+      // The box came back as another release: this page is the old one's.
+      if (S.welcome && S.welcome.version && msg.version && msg.version !== S.welcome.version) {
+        S.reloadWanted = true;
+      }
       S.welcome = msg;
       link.pingAfter = (msg.ping_after || 5) * 1000;
       link.deadAfter = (msg.dead_after || 25) * 1000;
       afterWelcome();
+      reloadWhenIdle();
       break;
     case "tables":
       S.tables = msg.tables;
@@ -152,6 +158,18 @@ function receive(msg) {
   }
 }
 
+// After an update of the box, reload the page at its next idle moment: never while this page
+// holds a seat in a game still being played, nor with an intent in flight. The seat survives
+// the reload (its token is in localStorage), so a finished game or the lobby is a safe moment.
+function reloadWhenIdle() {
+  if (!S.reloadWanted) return;
+  const st = S.state;
+  const midGame = S.seat != null && st && st.status === "playing" && !st.outcome;
+  if (midGame || S.pending) return;
+  S.reloadWanted = false;
+  location.reload();
+}
+
 function onState(msg) {
   if (S.table && msg.table !== S.table) return;
   S.resuming = false;
@@ -171,6 +189,7 @@ function onState(msg) {
   loadRenderer(msg.game).then(() => {
     render();
     announceState();
+    reloadWhenIdle();
   });
 }
 

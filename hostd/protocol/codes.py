@@ -15,6 +15,7 @@ INVALID_JSON = "invalid_json"
 UNKNOWN_TYPE = "unknown_type"
 BAD_MESSAGE = "bad_message"  # known type, wrong or missing fields
 NOT_TEXT = "not_text"  # a binary WebSocket frame
+TOO_DEEP = "too_deep"  # arrays and objects nested deeper than hostd.protocol.nesting allows
 
 # session
 HELLO_FIRST = "hello_first"

@@ -2,23 +2,27 @@
 
 ``NDJSONSplitter`` cuts a byte stream into lines of at most ``MAX_FRAME`` bytes without ever
 buffering more than that; ``parse_client`` turns one frame into a message or a ``FrameError``
-naming the code. Pure: no I/O.
+naming the code and, when the frame had an ``"id"`` that can be read, the request it answers
+(so a client always knows which of its requests was refused). A frame nested deeper than
+``nesting.MAX_DEPTH`` is refused before any decoder recurses into it. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from hostd.protocol import codes
+from hostd.protocol import codes, nesting
 from hostd.protocol.messages import CLIENT_TYPES, MAX_FRAME, ClientMessage, client_decoder
 
 
 class FrameError(Exception):
-    """A frame the peer sent that is not a valid message. ``code`` is a ``codes`` constant."""
+    """A frame the peer sent that is not a valid message. ``code`` is a ``codes`` constant;
+    ``re`` the frame's request id, when it had one that could be read."""
 
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, re: int | None = None) -> None:
         self.code = code
         self.detail = detail
+        self.re = re
         super().__init__(f"{code}: {detail}")
 
 
@@ -34,21 +38,33 @@ def parse_client(frame: bytes | str) -> ClientMessage:
         data.decode("utf-8")
     except UnicodeDecodeError:
         raise FrameError(codes.INVALID_UTF8, "frames are UTF-8 text") from None
+    if nesting.exceeds(data):
+        raise _too_deep(data)
     try:
         return client_decoder.decode(data)
     except msgspec.DecodeError as e:
         first = str(e)
+    except RecursionError:  # not below the limit after all (a caller deep in its stack)
+        raise _too_deep(data) from None
     # Work out which failure it was, for a precise code (only on the error path).
     try:
         raw = _any_decoder.decode(data)
     except msgspec.DecodeError:
         raise FrameError(codes.INVALID_JSON, "a frame is one JSON object") from None
+    except RecursionError:
+        raise _too_deep(data) from None
     if not isinstance(raw, dict):
         raise FrameError(codes.BAD_MESSAGE, "a frame is one JSON object")
+    re = nesting.readable_id(raw.get("id"))
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        raise FrameError(codes.UNKNOWN_TYPE, "unknown message type")
-    raise FrameError(codes.BAD_MESSAGE, first)
+        raise FrameError(codes.UNKNOWN_TYPE, "unknown message type", re)
+    raise FrameError(codes.BAD_MESSAGE, first, re)
+
+
+def _too_deep(data: bytes) -> FrameError:
+    return FrameError(codes.TOO_DEEP, f"a frame nests at most {nesting.MAX_DEPTH} levels",
+                      nesting.top_level_id(data))
 
 
 class NDJSONSplitter:

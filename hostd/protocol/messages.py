@@ -115,6 +115,9 @@ class Welcome(_Reply, tag="welcome", frozen=True):
     # IP-literal base URLs of the web page (many phones cannot resolve .local names);
     # a table's join link is ``{url}/?code={code}``.
     join_urls: list[str] = []
+    # The box's release: a web page reloads itself at its next idle moment when this changes
+    # (an additive field: the protocol version stays).
+    version: str = ""
 
 
 class SeatSummary(msgspec.Struct, frozen=True):

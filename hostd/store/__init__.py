@@ -13,6 +13,16 @@ each job inside a savepoint, so one failing job fails alone. ``sqlite3`` blocks,
 call runs on a worker thread (``trio.to_thread``), one at a time (a limiter of one), never on
 the event loop.
 
+Durability: with ``synchronous=FULL`` (``sync_commits``, the default) every commit is synced
+before ``append`` returns. With ``NORMAL`` a commit is only in the operating system's hands,
+and SQLite would sync it at its next checkpoint, which may be a thousand pages away; so a
+flusher task syncs the WAL file (``fdatasync`` on a descriptor of its own, on a thread of its
+own, so commits never wait for it) at most ``FLUSH_SECONDS`` after the first commit not
+synced yet, and a power cut loses at most the commits of that last interval. On open, the
+database's directory and those above it are synced, so that a data directory made just before
+(``hostd.datadir``) and the database's own name are on the disk: POSIX makes a new name
+durable only by syncing its directory (the flusher does the same for each new WAL file).
+
 The seed lives here and in the daemon's memory only: it must never be sent to a client nor
 logged. This module never logs what it stores.
 
@@ -25,6 +35,7 @@ decodes is read back as ``{UNDECODABLE: text}`` rather than failing the whole lo
 from __future__ import annotations
 
 import math
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -67,6 +78,10 @@ Event = tuple[str, dict[str, Any]]  # (kind, data): "step", "seat", "status", "r
 # The key of the data (or options) read back for a stored value that no longer decodes.
 UNDECODABLE = "undecodable"
 
+# With commits not synced each (``synchronous=NORMAL``): the longest a commit waits for the
+# sync that makes it survive a power cut (docs/operations.md states this bound).
+FLUSH_SECONDS = 1.0
+
 _enc = msgspec.json.Encoder()
 _dec = msgspec.json.Decoder()
 
@@ -106,9 +121,17 @@ class _Job:
 class Store:
     """One database. Use ``open_store``; every method is async and runs off the event loop."""
 
-    def __init__(self, path: Path, *, synchronous: str = "FULL") -> None:
+    def __init__(self, path: Path, *, synchronous: str = "FULL",
+                 flush_seconds: float = FLUSH_SECONDS) -> None:
         self.path = path
         self.synchronous = synchronous
+        self.flush_seconds = flush_seconds
+        self._unsynced = trio.Event()  # set by the first commit the flusher has not synced
+        self._unsynced_since = math.inf  # when that commit was made (trio clock)
+        self._flush_scope = trio.CancelScope()
+        self._wal_ino: int | None = None  # the WAL file whose name was last synced
+        self.flushes = 0  # WAL syncs made by the flusher (``synchronous`` below FULL)
+        self.flush_errors = 0  # WAL syncs the disk refused
         self._con: sqlite3.Connection | None = None
         self._limiter = trio.CapacityLimiter(1)
         self._send, self._recv = trio.open_memory_channel[_Job](math.inf)
@@ -122,9 +145,10 @@ class Store:
         try:
             con.execute("PRAGMA journal_mode=WAL")
             # WAL + NORMAL: a commit is in the OS's hands when it returns, so a crash of this
-            # process (kill -9) loses nothing; FULL also fsyncs it, so a power cut does not
-            # either (``sync_commits``), at one disk flush per transaction (group commit
-            # shares it between tables).
+            # process (kill -9) loses nothing, and the flusher syncs it within FLUSH_SECONDS;
+            # FULL also fsyncs it before it returns, so a power cut loses nothing either
+            # (``sync_commits``), at one disk flush per transaction (group commit shares it
+            # between tables).
             con.execute(f"PRAGMA synchronous={self.synchronous}")
             con.execute("PRAGMA foreign_keys=ON")
             con.executescript(_SCHEMA)
@@ -133,6 +157,7 @@ class Store:
                 con.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise StorageError(f"database schema {row[0]} is not {SCHEMA_VERSION}")
+            _sync_directories(self.path)
         except sqlite3.Error as e:
             con.close()
             raise StorageError(f"cannot open {self.path}: {e}") from None
@@ -159,10 +184,57 @@ class Store:
                         batch.append(self._recv.receive_nowait())
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
+                commits = self.commits
                 # Not abandoned on cancel: a transaction that started finishes (bounded).
                 await trio.to_thread.run_sync(self._run_batch, batch, limiter=self._limiter)
+                if self.commits != commits and not self._unsynced.is_set():
+                    self._unsynced_since = trio.current_time()
+                    self._unsynced.set()
                 for job in batch:
                     job.done.set()
+        # Every job is done: closing the connection checkpoints and syncs what is left.
+        self._flush_scope.cancel()
+
+    async def _flusher(self) -> None:
+        """Without a sync per commit: sync the WAL at most ``flush_seconds`` after the first
+        commit not synced yet. Every commit made before a sync starts is on the disk when it
+        returns; one made during it waits for the next."""
+        with self._flush_scope:
+            while True:
+                await self._unsynced.wait()
+                await trio.sleep_until(self._unsynced_since + self.flush_seconds)
+                self._unsynced = trio.Event()
+                self._unsynced_since = math.inf
+                # A thread of its own: the writer goes on committing meanwhile.
+                try:
+                    await trio.to_thread.run_sync(self._sync_wal)
+                except OSError:
+                    # The disk refused (EIO, gone): those commits stay unsynced, tried again
+                    # an interval later; commits themselves report their own errors.
+                    self.flush_errors += 1
+                    if not self._unsynced.is_set():
+                        self._unsynced_since = trio.current_time()
+                        self._unsynced.set()
+                else:
+                    self.flushes += 1
+
+    def _sync_wal(self) -> None:
+        """``fdatasync`` the WAL file, and its directory the first time this file is seen
+        (a new WAL's name is on the disk only then). Only the WAL is opened here: closing a
+        descriptor of the database or its -shm file would drop SQLite's POSIX locks on it."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            fd = os.open(wal, os.O_RDONLY)
+        except FileNotFoundError:
+            return  # no commit since the last close (which checkpointed and synced)
+        try:
+            os.fdatasync(fd)
+            ino = os.fstat(fd).st_ino
+        finally:
+            os.close(fd)
+        if ino != self._wal_ino:
+            _sync_directories(self.path, up=False)
+            self._wal_ino = ino
 
     def _run_batch(self, batch: list[_Job]) -> None:
         con = self._con
@@ -296,6 +368,23 @@ class Store:
         return result
 
 
+def _sync_directories(db: Path, *, up: bool = True) -> None:
+    """Sync the database's directory and (``up``) every one above it, best effort: one this
+    user may not open is skipped. The names in them (the database's own, a WAL file's, a data
+    directory made just before) survive a power cut only once their directory is synced."""
+    for directory in (db.parent, *(db.parent.resolve().parents if up else ())):
+        try:
+            fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
 def _decode(text: str) -> Any:
     """A stored JSON value, or ``{UNDECODABLE: text}`` for one that no longer decodes (a bad
     disk sector, a hand edit): the table's replay then reports it as damaged, where raising
@@ -339,13 +428,16 @@ def read_tables(con: sqlite3.Connection, *, include_closed: bool = False,
 
 
 @asynccontextmanager
-async def open_store(path: Path, *, synchronous: str = "FULL") -> AsyncIterator[Store]:
+async def open_store(path: Path, *, synchronous: str = "FULL",
+                     flush_seconds: float = FLUSH_SECONDS) -> AsyncIterator[Store]:
     """Open (creating if needed) the database; on exit, finish queued writes and close it."""
-    store = Store(path, synchronous=synchronous)
+    store = Store(path, synchronous=synchronous, flush_seconds=flush_seconds)
     await trio.to_thread.run_sync(store._open_sync, limiter=store._limiter)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(store._writer)
+            if synchronous.upper() != "FULL":
+                nursery.start_soon(store._flusher)
             try:
                 yield store
             finally:

@@ -3,7 +3,8 @@
 Owns only framing: one UTF-8 JSON object per line, at most ``MAX_FRAME`` bytes a line, split
 by ``NDJSONSplitter`` (which never buffers more than that). The link it builds is handed to
 the session handler, which decides everything else. ``serve_ndjson_stream`` is the seam the
-Bluetooth transport reuses; ``serve_tcp`` listens and runs one per accepted connection.
+Bluetooth transport reuses; ``serve_tcp`` listens and runs one per accepted connection,
+once the connection budget (``hostd.transports.admission``) has given it a place.
 
 Never parses JSON and never lets one connection's failure reach the listener.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -21,6 +23,8 @@ import trio
 
 from hostd.logs import get_logger
 from hostd.protocol.framing import FrameError, NDJSONSplitter
+from hostd.protocol.messages import HostBye, Text, encode
+from hostd.transports.admission import Admission, Slot, address_of
 from hostd.transports.base import FrameLink, LinkClosed
 
 log = get_logger(__name__)
@@ -47,6 +51,7 @@ class StreamWriter:
         self._lock = trio.Lock() if lock else None  # more than one task writes
         # A socket's descriptor (trio keeps it non-blocking) for writes that need no wait.
         self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
+        self.slot: Slot | None = None  # its place in the connection budget, if it has one
 
     def wire(self, frame: bytes) -> bytes:
         """One frame as its bytes on the link."""
@@ -64,6 +69,8 @@ class StreamWriter:
         if not data:
             self._closed = True
             raise LinkClosed("end of stream")
+        if self.slot is not None:
+            self.slot.heard_from()
         return bytes(data)
 
     async def send(self, frame: bytes) -> None:
@@ -183,20 +190,60 @@ def peer_of(stream: trio.SocketStream) -> str:
     return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
 
 
+def shut(stream: trio.SocketStream) -> Callable[[str], None]:
+    """A slot's first way to close its connection: shut the socket down under whoever is
+    reading or writing it (they see the end of the stream or an error, and close it)."""
+    def close(key: str) -> None:
+        with contextlib.suppress(OSError):
+            stream.socket.shutdown(socket.SHUT_RDWR)
+    return close
+
+
+def refuse_now(stream: trio.SocketStream, data: bytes) -> None:
+    """Write ``data`` (a goodbye) if the socket takes it at once, without waiting: a refused
+    connection must not hold its descriptor a moment longer. The caller closes it."""
+    with contextlib.suppress(OSError):
+        os.write(stream.socket.fileno(), data)
+
+
+BUSY = encode(HostBye(reason=Text("bye.busy", {})))  # no room for another connection
+
+
 async def serve_tcp(bind: str, port: int, handle_link: LinkHandler, *,
                     handler_nursery: trio.Nursery | None = None,
+                    admission: Admission | None = None,
                     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Listen on ``bind``:``port`` until cancelled; ``started`` with the port bound.
 
     Connection handlers run in ``handler_nursery`` when given, so the daemon can stop
-    accepting (cancel this task) while it still says goodbye on the open connections.
+    accepting (cancel this task) while it still says goodbye on the open connections. With
+    ``admission``, each connection first asks the budget for a place: refused, it gets a
+    ``bye`` with ``bye.busy`` and is closed at once.
     """
     listeners = await trio.open_tcp_listeners(port, host=bind)
     bound = listeners[0].socket.getsockname()[1]
     log.info("tcp_listening", bind=bind, port=bound)
 
     async def handler(stream: trio.SocketStream) -> None:
-        await serve_ndjson_stream(stream, peer_of(stream), "tcp", handle_link)
+        if admission is None:
+            await serve_ndjson_stream(stream, peer_of(stream), "tcp", handle_link)
+            return
+        try:
+            address = address_of(stream.socket.getpeername())
+        except OSError:  # already gone
+            await stream.aclose()
+            return
+        slot = admission.admit(address, "tcp", shut(stream))
+        if slot is None:
+            refuse_now(stream, BUSY + b"\n")
+            await stream.aclose()
+            return
+        try:
+            link = StreamLink(stream, peer_of(stream), "tcp")
+            link.slot = slot
+            await run_session(link, handle_link, "stream_handler_failed", transport="tcp")
+        finally:
+            slot.release()
 
     async with trio.open_nursery() as nursery:
         await nursery.start(partial(trio.serve_listeners, handler, listeners,

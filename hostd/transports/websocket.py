@@ -54,11 +54,13 @@ from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 from hostd.protocol import codes
 from hostd.protocol.framing import FrameError
 from hostd.protocol.messages import MAX_FRAME
+from hostd.transports.admission import Slot
 from hostd.transports.base import FrameLink, LinkClosed
-from hostd.transports.tcp import StreamWriter, run_session
+from hostd.transports.tcp import BUSY, StreamWriter, refuse_now, run_session
 
 HARD_LIMIT = 16 * MAX_FRAME  # bytes of one message hypercorn buffers before closing the link
 HEAD_BYTES = 16384  # a WebSocket upgrade request's head is at most this long
+TRY_AGAIN_LATER = 1013  # the close code for a WebSocket refused for want of room
 _BAD_REQUEST = (b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
 
 
@@ -189,8 +191,10 @@ class RawWebSocketLink(StreamWriter):
 
 
 async def serve_websocket(stream: trio.SocketStream, head: bytes, peer: str,
-                          handle_link: Callable[[FrameLink], Awaitable[None]]) -> None:
-    """Answer the upgrade request in ``head`` and run the session handler over the link."""
+                          handle_link: Callable[[FrameLink], Awaitable[None]], *,
+                          slot: Slot | None = None) -> None:
+    """Answer the upgrade request in ``head`` and run the session handler over the link
+    (``slot``: the connection's place in the budget, which the session attaches to)."""
     ws = WSConnection(ConnectionType.SERVER)
     try:
         ws.receive_data(head)
@@ -205,8 +209,27 @@ async def serve_websocket(stream: trio.SocketStream, head: bytes, peer: str,
         await stream.send_all(ws.send(AcceptConnection()))
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         return
-    await run_session(RawWebSocketLink(stream, ws, peer, events[1:]), handle_link,
-                      "websocket_handler_failed", peer=peer)
+    link = RawWebSocketLink(stream, ws, peer, events[1:])
+    link.slot = slot
+    await run_session(link, handle_link, "websocket_handler_failed", peer=peer)
+
+
+def refuse_websocket(stream: trio.SocketStream, head: bytes) -> None:
+    """No room for this WebSocket: accept the upgrade, say ``bye`` with ``bye.busy`` and close
+    with 1013 (try again later), all in one write that does not wait. The caller closes."""
+    ws = WSConnection(ConnectionType.SERVER)
+    try:
+        ws.receive_data(head)
+        events = list(ws.events())
+    except RemoteProtocolError:
+        events = []
+    if not events or not isinstance(events[0], Request):
+        refuse_now(stream, _BAD_REQUEST)
+        return
+    data = ws.send(AcceptConnection()) + _text_frame(BUSY)
+    with contextlib.suppress(LocalProtocolError):
+        data += ws.send(CloseConnection(code=TRY_AGAIN_LATER, reason="busy"))
+    refuse_now(stream, data)
 
 
 class WebSocketLink:

@@ -5,7 +5,8 @@ listens. Routes:
 
 - ``/ws``: the WebSocket transport; each accepted socket becomes a ``WebSocketLink`` awaited by
   the session handler it was given (one JSON object per text frame).
-- ``/healthz``: ``{"ok": true}`` for probes.
+- ``/healthz``: ``{"ok": true}`` for probes; answered even while the connection budget is
+  full (from its reserve), when every other request is refused with 503.
 - ``/qr.svg?code=CODE``: a QR code (segno, SVG) of the join link ``http://IP:PORT/?code=CODE``.
   The address is an IP literal because many phones cannot resolve ``.local`` names.
 - everything else: the static files of the web client (``clients/web``), ``/`` is its page.
@@ -45,15 +46,33 @@ from starlette.websockets import WebSocket
 
 from hostd.config import Config
 from hostd.logs import get_logger
+from hostd.transports.admission import Admission, Slot, address_of
 from hostd.transports.base import FrameLink
-from hostd.transports.tcp import peer_of, run_session
-from hostd.transports.websocket import HARD_LIMIT, WebSocketLink, is_upgrade_to, serve_websocket
+from hostd.transports.tcp import peer_of, refuse_now, run_session, shut
+from hostd.transports.websocket import (
+    HARD_LIMIT,
+    HEAD_BYTES,
+    WebSocketLink,
+    is_upgrade_to,
+    refuse_websocket,
+    serve_websocket,
+)
 
 log = get_logger(__name__)
 
 LinkHandler = Callable[[FrameLink], Awaitable[None]]
 
 _CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+
+# While the connection budget is full (hostd.transports.admission): a health check is still
+# answered, from the reserve; anything else is told to come back.
+PROBE_SECONDS = 2.0  # a request head read from the reserve must arrive within this
+_HEALTHZ = re.compile(rb"GET /healthz(\?\S*)? HTTP/1\.[01]\r\n")
+_HEALTHY = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\n"
+            b"cache-control: no-store\r\nconnection: close\r\n\r\n{\"ok\":true}")
+_BUSY_PAGE = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+              b"content-length: 16\r\nretry-after: 5\r\nconnection: close\r\n\r\n"
+              b"{\"error\":\"busy\"}")
 
 # The page loads nothing from elsewhere and runs no inline script: say so to the browser.
 _SECURITY_HEADERS = [
@@ -154,8 +173,10 @@ class _Page(StaticFiles):
         return response
 
 
-def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlette:
-    """The starlette app: the routes above around the given session handler."""
+def build_app(handle_link: LinkHandler, web_root: Path | None = None,
+              admission: Admission | None = None) -> Starlette:
+    """The starlette app: the routes above around the given session handler (and, with
+    ``admission``, every connection to the port first asks the connection budget)."""
     root = web_root if web_root is not None else default_web_root()
 
     async def ws_endpoint(ws: WebSocket) -> None:
@@ -189,6 +210,7 @@ def build_app(handle_link: LinkHandler, web_root: Path | None = None) -> Starlet
     # Upgrades to /ws are served before hypercorn sees them (_OneConnection); the route
     # above is what a client gets if one reaches it all the same.
     app.state.handle_link = handle_link
+    app.state.admission = admission
     return app
 
 
@@ -200,18 +222,33 @@ class _OneConnection(TCPServer):
     one connection ends trio's ``serve_listeners`` and so the daemon: one request could stop
     every table. Here it ends only that connection, the WebSocket served past hypercorn
     (``_take_websocket``) included.
+
+    It is also where each connection to the port asks the connection budget for a place
+    (``hostd.transports.admission``) before a byte is read: an idle HTTP connection counts
+    like any other, and one without a place gets only ``_when_full``.
     """
 
     async def run(self) -> None:
-        handle_link = getattr(getattr(getattr(self.app, "app", None), "state", None),
-                              "handle_link", None)
+        state = getattr(getattr(self.app, "app", None), "state", None)
+        handle_link = getattr(state, "handle_link", None)
+        admission: Admission | None = getattr(state, "admission", None)
+        slot: Slot | None = None
         try:
+            if admission is not None and isinstance(self.stream, trio.SocketStream):
+                try:
+                    address = address_of(self.stream.socket.getpeername())
+                except OSError:  # already gone
+                    address = None
+                slot = admission.admit(address, "http", shut(self.stream)) if address else None
+                if slot is None:
+                    await self._when_full(admission if address else None)
+                    return
             if handle_link is not None and isinstance(self.stream, trio.SocketStream):
-                head = await self._take_websocket(handle_link)
+                head = await self._take_websocket(handle_link, slot)
                 if head is None:
                     return
                 # Anything else is hypercorn's, the bytes read so far included.
-                self.stream = _Replay(self.stream, head)
+                self.stream = _Replay(self.stream, head, slot)
             await super().run()
         except BaseExceptionGroup as group:
             # Cancellation (and KeyboardInterrupt) still goes up; errors stop here.
@@ -222,8 +259,35 @@ class _OneConnection(TCPServer):
                 raise keep from None
         except Exception as e:
             log.warning("http_connection_failed", error=type(e).__name__)
+        finally:
+            if slot is not None:
+                slot.release()
 
-    async def _take_websocket(self, handle_link: LinkHandler) -> bytes | None:
+    async def _when_full(self, admission: Admission | None) -> None:
+        """No place in the budget: from the reserve, answer a health check (``/healthz``)
+        and refuse anything else politely (a WebSocket gets ``bye.busy`` and 1013, a page
+        503), then close. Bounded: ``PROBE_SLOTS`` at once, ``PROBE_SECONDS`` each."""
+        stream = cast(trio.SocketStream, self.stream)
+        try:
+            with contextlib.ExitStack() as stack:
+                if admission is None or not stack.enter_context(admission.probe()):
+                    return
+                head = b""
+                with trio.move_on_after(PROBE_SECONDS):
+                    head = await _read_head(stream, lambda h: b"\r\n\r\n" in h
+                                            or len(h) >= HEAD_BYTES)
+                if _HEALTHZ.match(head):
+                    refuse_now(stream, _HEALTHY)
+                elif is_upgrade_to(b"/ws", head):
+                    refuse_websocket(stream, head)
+                elif head:
+                    refuse_now(stream, _BUSY_PAGE)
+        finally:
+            with trio.CancelScope(shield=True), contextlib.suppress(
+                    trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await stream.aclose()
+
+    async def _take_websocket(self, handle_link: LinkHandler, slot: Slot | None) -> bytes | None:
         """Read the request head as far as it tells whether it is an upgrade to ``/ws``:
         serve that WebSocket here (``serve_websocket``: see ``RawWebSocketLink`` for why)
         and give None; otherwise the bytes read, for hypercorn. Bounded in bytes and in
@@ -231,21 +295,23 @@ class _OneConnection(TCPServer):
         stream = cast(trio.SocketStream, self.stream)
         head = b""
         verdict: bool | None = None
+
+        def decided(h: bytes) -> bool:
+            nonlocal verdict
+            if slot is not None:
+                slot.heard_from()
+            verdict = is_upgrade_to(b"/ws", h)
+            return verdict is not None
+
         with trio.move_on_after(self.config.keep_alive_timeout):
-            while verdict is None:
-                try:
-                    chunk = await stream.receive_some(MAX_RECV)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    chunk = b""
-                if not chunk:
-                    break
-                head += chunk
-                verdict = is_upgrade_to(b"/ws", head)
+            head = await _read_head(stream, decided)
         if verdict is False:
             return head
         try:
             if verdict:
-                await serve_websocket(stream, head, peer_of(stream), handle_link)
+                if slot is not None:
+                    slot.kind = "websocket"
+                await serve_websocket(stream, head, peer_of(stream), handle_link, slot=slot)
         finally:
             with trio.CancelScope(shield=True), contextlib.suppress(
                     trio.BrokenResourceError, trio.ClosedResourceError, OSError):
@@ -253,12 +319,33 @@ class _OneConnection(TCPServer):
         return None
 
 
-class _Replay:
-    """A stream that gives back the bytes already read from it before reading more."""
+async def _read_head(stream: trio.SocketStream, enough: Callable[[bytes], bool]) -> bytes:
+    """Bytes from ``stream`` until ``enough`` of them (or its end); the caller bounds the time.
 
-    def __init__(self, stream: trio.SocketStream, head: bytes) -> None:
+    Reads what the kernel has (``MAX_RECV`` at a time): whatever follows the head is kept
+    with it, for whoever serves the request.
+    """
+    head = b""
+    while True:
+        try:
+            chunk = await stream.receive_some(MAX_RECV)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            chunk = b""
+        if not chunk:
+            return head
+        head += chunk
+        if enough(head):
+            return head
+
+
+class _Replay:
+    """A stream that gives back the bytes already read from it before reading more (and
+    tells the connection budget whenever bytes arrive: the connection is not idle)."""
+
+    def __init__(self, stream: trio.SocketStream, head: bytes, slot: Slot | None = None) -> None:
         self._stream = stream
         self._head = head
+        self._slot = slot
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -267,7 +354,10 @@ class _Replay:
         if self._head:
             head, self._head = self._head, b""
             return head
-        return await self._stream.receive_some(max_bytes)
+        data = await self._stream.receive_some(max_bytes)
+        if self._slot is not None:
+            self._slot.heard_from()
+        return data
 
 
 # hypercorn's trio worker builds each connection from this module-level name.
@@ -301,6 +391,7 @@ async def serve_http(
     *,
     web_root: Path | None = None,
     shutdown: trio.Event | None = None,
+    admission: Admission | None = None,
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve the HTTP port until cancelled (or until ``shutdown`` is set: a graceful stop).
@@ -308,7 +399,7 @@ async def serve_http(
     ``task_status.started(port)`` is called once the socket listens, with the bound port (the
     real one when ``config.http_port`` is 0).
     """
-    app = build_app(handle_link, web_root)
+    app = build_app(handle_link, web_root, admission)
     hc = hypercorn_config(config)
 
     async def trigger() -> None:

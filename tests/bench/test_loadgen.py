@@ -1,6 +1,7 @@
 """The load generator plays as its docstring says: paced seats wait their delay, idle seats
-ping, unreachable seats are counted as errors, and a broken stdin ends it with a message,
-not a traceback. Against the real floor server (``bench.floor``) on loopback, or nothing.
+ping, an intent refused for pace is sent again, unreachable seats are counted as errors, and
+a broken stdin ends it with a message, not a traceback. Against the real floor server
+(``bench.floor``) on loopback, or nothing.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from bench import host, loadgen
 
 
 @contextlib.contextmanager
-def floor() -> Iterator[host.Server]:
-    server = host.start_floor(500)
+def floor(*extra: str) -> Iterator[host.Server]:
+    server = host.start_floor(500, *extra)
     try:
         yield server
     finally:
@@ -63,6 +64,16 @@ def test_seats_with_nothing_to_do_ping(monkeypatch: pytest.MonkeyPatch) -> None:
         out = play(job(server, 1, ("tcp", "websocket") * 2, 60.0), 0.0, 1.0)
     assert out["own"] == {"tcp": [], "websocket": []}, "a seat moved before its delay"
     assert out["pings"] >= 4 * 3 and out["error_count"] == 0, out
+
+
+def test_an_intent_refused_for_pace_is_sent_again() -> None:
+    # Every third intent that would be accepted is refused ``rate_limited``: without a retry
+    # the table stops at the first one, its seat waiting for ever.
+    with floor("--refuse-every", "3") as server:
+        out = play(job(server, 1, host.MIXED, 0.0), 0.2, 1.0)
+    moves = len(out["own"]["tcp"]) + len(out["own"]["websocket"])
+    assert out["rejects"].get("rate_limited", 0) >= 5 and moves >= 10, out
+    assert out["error_count"] == 0, out
 
 
 def loadgen_process() -> subprocess.Popen[bytes]:

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import subprocess
@@ -18,6 +19,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,7 @@ def test_config(data: Path, control: Path, **overrides: Any) -> Config:
         "bind": "127.0.0.1", "tcp_port": 0, "http_port": 0, "data_dir": data,
         "control": control, "mdns": False, "bluetooth": False, "ai_speed": 0.0,
         "grace_seconds": 0.2,
+        "update": "off",  # tests talk to no feed but their own on 127.0.0.1
     }
     values.update(overrides)
     return Config(**values)
@@ -157,20 +160,23 @@ LAUNCH = (
 
 
 def start_process(data: Path, control: Path, *extra: str, env: dict[str, str] | None = None,
-                  timeout: float = 20.0) -> DaemonProcess:
+                  timeout: float = 20.0, nofile: int | None = None) -> DaemonProcess:
     """``tablebox serve`` in a subprocess on loopback; waits until its control socket answers.
 
     Its output goes to a file next to ``data`` (a pipe nobody reads would fill and block it).
+    ``nofile``: its descriptor limit (soft and hard), set in the child before it starts.
     """
     args = [sys.executable, "-c", LAUNCH, "serve", "--data", str(data), "--bind", "127.0.0.1",
             "--tcp-port", "0", "--http-port", "0", "--control", str(control), "--no-mdns",
-            "--no-bluetooth", "--ai-speed", "0", "--no-log-file", *extra]
+            "--no-bluetooth", "--ai-speed", "0", "--no-log-file", "--update", "off",
+            *extra]
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     log = data.parent / f"daemon-{time.monotonic_ns()}.log"
     data.parent.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as out:
+        limit = None if nofile is None else partial(_limit_nofile, nofile)
         proc = subprocess.Popen(args, cwd=ROOT, env=full_env, stdout=out,
-                                stderr=subprocess.STDOUT)
+                                stderr=subprocess.STDOUT, preexec_fn=limit)
     deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
@@ -185,6 +191,10 @@ def start_process(data: Path, control: Path, *extra: str, env: dict[str, str] | 
                 proc.wait()
                 raise
             time.sleep(0.05)
+
+
+def _limit_nofile(n: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
 
 
 @contextlib.contextmanager

@@ -53,6 +53,16 @@ log_file = false
 log_file_bytes = 1048576
 log_file_backups = 0
 sync_commits = false
+update = "apply-when-idle"
+update_feed = "http://127.0.0.1:8000/releases"
+update_interval = 60
+releases_dir = "/srv/tb/releases"
+update_restart_command = "supervisorctl restart tablebox"
+update_apply_command = "tablebox update --apply --auto"
+update_start_timeout = 30
+update_trial_seconds = 10
+max_connections = 500
+max_connections_per_address = 16
 """)
     loaded = load(p, environ=EMPTY_ENV)
     c = loaded.config
@@ -64,6 +74,12 @@ sync_commits = false
     assert (c.log_level, c.log_file, c.log_file_bytes, c.log_file_backups) == (
         "debug", False, 1048576, 0)
     assert c.sync_commits is False
+    assert (c.update, c.update_feed, c.update_interval, c.releases_dir) == (
+        "apply-when-idle", "http://127.0.0.1:8000/releases", 60.0, Path("/srv/tb/releases"))
+    assert (c.update_restart_command, c.update_apply_command) == (
+        "supervisorctl restart tablebox", "tablebox update --apply --auto")
+    assert (c.update_start_timeout, c.update_trial_seconds) == (30.0, 10.0)
+    assert (c.max_connections, c.max_connections_per_address) == (500, 16)
     assert all(s == cfg.Source("file", str(p)) for s in loaded.sources.values())
 
 
@@ -91,6 +107,9 @@ sync_commits = false
     ('mdns_interfaces = ["wlan0", "wlan0"]', "mdns_interfaces", "a list of distinct"),
     ('mdns_interfaces = ["a/b"]', "mdns_interfaces", "a list of distinct"),
     ("log_file_bytes = 10", "log_file_bytes", "an integer 65536-1073741824"),
+    ("max_connections = -1", "max_connections", "an integer 0-1000000 (0: as many as"),
+    ('max_connections = "lots"', "max_connections", "an integer 0-1000000"),
+    ("max_connections_per_address = 0", "max_connections_per_address", "an integer 1-100000"),
 ])
 def test_a_bad_value_names_the_key_and_what_is_allowed(tmp_path: Path, text: str, key: str,
                                                        allowed: str) -> None:

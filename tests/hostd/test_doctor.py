@@ -151,6 +151,52 @@ def test_database_sound_missing_damaged_and_not_a_database(tmp_path: Path) -> No
     assert garbage.status == "fail" and "not a database" in garbage.detail
 
 
+def test_loose_modes_in_the_data_directory_are_flagged_with_the_chmod_fix(
+        tmp_path: Path) -> None:
+    c = ctx(tmp_path)
+    data, db = c.config.data_dir, c.config.database
+    (missing,) = doctor.check_data_dir(c)
+    assert missing.status == "ok" and "not created yet" in missing.detail
+    data.mkdir(mode=0o700)
+    _database(db)
+    os.chmod(db, 0o600)
+    (other := data / "operator-notes.txt").write_text("not the daemon's")
+    os.chmod(other, 0o644)  # not ours: neither flagged nor in the fix
+    (private,) = doctor.check_data_dir(c)
+    assert private.status == "ok" and "is private" in private.detail, private
+    # what an older version, or a copy made under umask 022, leaves behind
+    os.chmod(data, 0o755)
+    os.chmod(db, 0o644)
+    (data / "tablebox.log").write_text("{}\n")
+    os.chmod(data / "tablebox.log", 0o640)
+    (loose,) = doctor.check_data_dir(c)
+    assert loose.status == "fail" and "other users can read the seeds" in loose.detail
+    assert f"{data} 0755" in loose.detail and "tablebox.sqlite3 0644" in loose.detail
+    assert "tablebox.log 0640" in loose.detail and "operator-notes" not in loose.detail
+    assert f"chmod 700 {data}" in loose.fix
+    assert f"chmod 600 {data / 'tablebox.log'} {db}" in loose.fix
+    code, report = run_doctor("--bind", "127.0.0.1", "--no-mdns", "--no-bluetooth",
+                              "--data-dir", str(data), "--control", str(tmp_path / "c.sock"),
+                              "--tcp-port", str(free_port()), "--http-port", str(free_port()))
+    line = by_name([doctor.Check(**x) for x in report["checks"]])["data directory"]
+    assert code == 1 and line.status == "fail" and "chmod 700" in line.fix
+
+
+def test_a_held_lock_without_an_answering_daemon_is_named(tmp_path: Path) -> None:
+    import fcntl
+
+    c = ctx(tmp_path)
+    c.config.data_dir.mkdir(mode=0o700)
+    with (c.config.data_dir / "tablebox.lock").open("w") as f:
+        f.write(json.dumps({"pid": os.getpid(), "control": str(tmp_path / "gone.sock")}))
+        f.flush()
+        assert [x.name for x in doctor.check_data_dir(c)] == ["data directory"]  # not held
+        fcntl.flock(f, fcntl.LOCK_EX)
+        lock = by_name(list(doctor.check_data_dir(c)))["data directory lock"]
+    assert lock.status == "warn" and f"pid {os.getpid()}" in lock.detail
+    assert "gone.sock does not answer" in lock.detail
+
+
 def test_clock(tmp_path: Path) -> None:
     c = ctx(tmp_path)
     (past,) = doctor.check_clock(doctor.Context(c.config, None, None,
