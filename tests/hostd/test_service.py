@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hostd import config as cfg
 from hostd import service
 from hostd.cli import main
+from hostd.transports import admission
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALYZE = shutil.which("systemd-analyze")
@@ -56,6 +57,16 @@ def test_the_unit_has_what_the_issue_lists() -> None:
     assert "CapabilityBoundingSet=CAP_NET_BIND_SERVICE" in low
     assert "AmbientCapabilities=CAP_NET_BIND_SERVICE" in low
     assert "PrivateUsers=yes" not in low and "PrivateUsers=yes" in unit
+
+
+def test_the_unit_raises_the_descriptor_limit_for_client_connections() -> None:
+    """Issue 19: under the default 1024, idle connections locked everyone out. The unit sets
+    both limits (the system call filter keeps the daemon from raising its own)."""
+    for unit in (service.render_unit(), service.render_unit(low_port=True)):
+        settings = [line for line in unit.splitlines() if line.startswith("LimitNOFILE=")]
+        assert settings == [f"LimitNOFILE={service.NOFILE}"] and service.NOFILE >= 4096
+    budget = admission.plan(0, 64, descriptors=service.NOFILE, in_use=40)
+    assert budget.total >= 3000, budget
 
 
 def _exposure(unit: Path) -> tuple[float, str, int]:
