@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PYTEST_ARGS ?=
 
-.PHONY: serve test lint typecheck check bench chaos demo clean
+.PHONY: serve test lint typecheck check bench chaos demo clean fuse
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,13 +15,24 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+# The power-cut tests mount a FUSE filesystem of their own (mfusepy, from the test extra, over
+# Debian's libfuse3: package fuse3). As root with apt, `make test` installs fuse3 itself;
+# otherwise it says what to install (the tests are then skipped, but never in CI).
+fuse:
+	@dpkg-query -W -f='$${Status}' fuse3 2>/dev/null | grep -q "install ok installed" || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get install -y -qq --no-install-recommends fuse3 >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq --no-install-recommends fuse3; }; \
+	  else echo "make: the power-cut tests need Debian's fuse3: sudo apt-get install fuse3"; fi; }
+
 serve: $(STAMP)
 	$(BIN)/tablebox serve $(SERVE_ARGS)
 
 demo: $(STAMP)
 	$(BIN)/tablebox selfplay sequence --players 2 --ai normal,easy --games 1 --show
 
-test: $(STAMP)
+test: $(STAMP) fuse
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
@@ -31,7 +42,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
-chaos: $(STAMP)
+chaos: $(STAMP) fuse
 	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
 
 clean:

@@ -164,12 +164,23 @@ class Slot:
         self.close = close
 
     def release(self) -> None:
-        """The socket is closed: its place is free (idempotent)."""
+        """The socket is closed: its place is free (idempotent).
+
+        Drops the session's callbacks too: they hold the connection, which holds its link,
+        which holds this slot. Left as a cycle, every closed connection would wait for the
+        once-a-minute garbage collection (``hostd.gcpolicy``) instead of being freed now.
+        """
         self._owner._release(self)
+        self.close = _ignore
+        self.at_table = _never
 
 
 def _never() -> bool:
     return False
+
+
+def _ignore(key: str) -> None:
+    pass
 
 
 class _Condition:
