@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import gc
 import logging
+import weakref
 from collections.abc import Callable
 
 import pytest
@@ -221,3 +223,24 @@ async def test_emfile_in_serve_listeners_is_counted_not_logged_with_a_traceback(
     # Outside the block, trio's own record is left alone (nothing else is hidden).
     other = logging.getLogger("trio.serve_listeners")
     assert not other.filters
+
+
+def test_a_released_slot_lets_its_connection_go_without_the_garbage_collector() -> None:
+    """The daemon collects cycles once a minute (hostd.gcpolicy): a connection must be freed
+    by reference counting when it closes, or a crowd's churn piles up in memory."""
+    a, _ = make()
+
+    def connected() -> tuple[Slot, weakref.ref[Conn]]:
+        slot, conn = admit(a, "10.0.0.1")
+        assert slot is not None
+        conn.slot = slot  # type: ignore[attr-defined]  # conn -> link -> slot -> conn
+        return slot, weakref.ref(conn)
+
+    gc.disable()
+    try:
+        slot, gone = connected()
+        assert gone() is not None  # the cycle holds it
+        slot.release()
+        assert gone() is None
+    finally:
+        gc.enable()
