@@ -120,7 +120,7 @@ function receive(msg) {
   switch (msg.type) {
     case "welcome":
       // The box came back as another release: this page is the old one's.
-      if (S.welcome && S.welcome.version && msg.version && msg.version !== S.welcome.version) {
+      if (S.welcome && S.welcome.release && msg.release && msg.release !== S.welcome.release) {
         S.reloadWanted = true;
       }
       S.welcome = msg;

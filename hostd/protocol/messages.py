@@ -116,8 +116,10 @@ class Welcome(_Reply, tag="welcome", frozen=True):
     # a table's join link is ``{url}/?code={code}``.
     join_urls: list[str] = []
     # The box's release: a web page reloads itself at its next idle moment when this changes
-    # (an additive field: the protocol version stays).
-    version: str = ""
+    # (an additive field: the protocol version stays). Not named "version": a state's
+    # ``version`` is an int, and a client decoding every message into one shape (the load
+    # generator does) must not meet the same name with two types.
+    release: str = ""
 
 
 class SeatSummary(msgspec.Struct, frozen=True):

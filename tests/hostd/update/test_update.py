@@ -83,7 +83,7 @@ def test_an_update_installs_and_switches(box: Box, wheel_dir: Path, tmp_path: Pa
     assert "running 1.1.0" in checks["release"]["detail"]
     assert "previous -> 1.0.0" in checks["release"]["detail"]
     assert box.feed.url in checks["update feed"]["detail"]
-    assert _welcome(box)["version"] == "1.1.0"  # what makes an open web page reload
+    assert _welcome(box)["release"] == "1.1.0"  # what makes an open web page reload
 
     again = box.tablebox("update", "--apply")
     assert again.returncode == 0 and "up to date: 1.1.0" in again.stdout
