@@ -715,7 +715,8 @@ def status(control: Path | None, as_json: bool) -> None:
     click.echo(f"{s['box']}: up {s['uptime']:.0f} s{' (draining)' if s['draining'] else ''}")
     click.echo(f"tables: {s['tables'].get('playing', 0)} playing, "
                f"{s['tables'].get('finished', 0)} finished; connections {s['connections']}; "
-               f"people seated {s['seated']}; moves {s['moves']}")
+               f"people seated {s['seated']} ({s['seated_connected']} connected); "
+               f"moves {s['moves']}")
     click.echo(f"listening: {listening}")
     limits = s.get("connection_limits")
     if limits:

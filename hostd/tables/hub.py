@@ -429,8 +429,12 @@ class Hub:
             "tables": by_status,
             "connections": len(self.conns),
             "transports": transports,
+            # Counted as `tables list` counts them (a person away still holds the seat), and
+            # how many of them are connected now.
             "seated": sum(1 for r in self.tables.values() for s in r.core.seats
-                          if s.occupant is not None and s.occupant.conn is not None),
+                          if s.occupant is not None),
+            "seated_connected": sum(1 for r in self.tables.values() for s in r.core.seats
+                                    if s.occupant is not None and s.occupant.conn is not None),
             "draining": self.draining,
             "moves": self.moves,
             "cpu_seconds": round(time.process_time(), 3),  # the daemon's CPU (all threads)

@@ -96,6 +96,13 @@ async def test_drop_grace_ai_covers_then_hands_the_seat_back() -> None:
             await wait_notice(b, "notice.disconnected")
             gone = await b.wait_state(table, lambda s: not s.seats[0].connected)
             assert gone.seats[0].controller == "human" and not gone.seats[0].covered
+            # status counts the seats as tables list does (Ana still holds hers), and says
+            # how many of those people are connected.
+            status = await ask(d.control, "status")
+            assert (status["seated"], status["seated_connected"]) == (2, 1)
+            listed = await ask(d.control, "tables.list")
+            mine = next(t for t in listed if str(t["id"]) == str(table))
+            assert mine["players"] - mine["free_seats"] == status["seated"]
             t0 = trio.current_time()
             # ...then the AI plays for her, and only her one move: it is Bo's turn next.
             await wait_notice(b, "notice.ai_covering")
