@@ -335,8 +335,8 @@ def test_settings_change_the_deck_and_the_buttons_are_large(box: Box, phone: Any
                      Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)])
         .filter(([, least, size]) => size < least - 0.5)""")
     assert small == []
-    card = page.locator(".hand .card").first
-    width = card.bounding_box()["width"]
+    card_width = "() => document.querySelector('.hand .card').getBoundingClientRect().width"
+    width = page.evaluate(card_width)  # read in the page: a re-render detaches old handles
     page.click("#settings-open")
     page.check("[data-key=set-fourColour]")
     page.check("[data-key=set-largeCards]")
@@ -344,4 +344,4 @@ def test_settings_change_the_deck_and_the_buttons_are_large(box: Box, phone: Any
     diamond = page.evaluate("""() => { const e = document.createElement('span');
         e.className = 'suit-D'; document.body.append(e); return getComputedStyle(e).color; }""")
     assert diamond == "rgb(31, 95, 191)"  # blue, not red, with four colours
-    assert page.locator(".hand .card").first.bounding_box()["width"] > width
+    assert page.evaluate(card_width) > width
