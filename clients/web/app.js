@@ -131,7 +131,9 @@ function receive(msg) {
       break;
     case "tables":
       S.tables = msg.tables;
-      if (!S.table) render();
+      // Each game's title is in its own catalogue: fetch those the list names, then draw.
+      Promise.all([...new Set(msg.tables.map((tb) => tb.game))].map(loadGame))
+        .catch(() => {}).then(() => { if (!S.table) render(); });
       break;
     case "joined":
       // A resume is answered without the token (it is never echoed): keep the one we have.
@@ -455,8 +457,8 @@ function render() {
 // A table named after its game (the host's default, in English) shows the game's name in the
 // reader's language; a table someone named keeps its name.
 function tableTitle(name, game) {
-  const title = t(`game.${game}`);
-  if (!name || name === inEnglish(`game.${game}`) || name === title) return title;
+  const title = t(`${game}.name`);
+  if (!name || name === inEnglish(`${game}.name`) || name === title) return title;
   return `${name} · ${title}`;
 }
 

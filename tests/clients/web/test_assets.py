@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.strings import catalogue as strings_catalogue
 from clients.strings import game_strings
 from engine import registry
 from engine.ai import LEVELS
@@ -103,7 +104,6 @@ def test_every_key_the_page_uses_is_in_english() -> None:
     assert used and sorted(k for k in used if k not in en) == []
     # Keys built from values the host sends: every value they can take.
     families = {
-        "game": registry.ids(),
         "level": LEVELS,
         "lobby.status": ("playing", "finished", "closed"),
         "settings.anim": ("off", "slow", "normal", "fast"),
@@ -118,6 +118,9 @@ def test_every_key_the_page_uses_is_in_english() -> None:
     }
     for prefix, values in families.items():
         assert [f"{prefix}.{v}" for v in values if f"{prefix}.{v}" not in en] == []
+    # Every registered game is named in its own catalogue, in every language.
+    for lang in LANGS:
+        assert [g for g in registry.ids() if f"{g}.name" not in strings_catalogue(g, lang)] == []
 
 
 def test_the_page_is_small_and_loads_nothing_from_elsewhere() -> None:
