@@ -126,16 +126,18 @@ async def serve(config: Config, *, ai_processes: int | None = None,
                                                 budget=budget)
                 log.info("daemon_ready", tables=len(hub.tables), tcp_port=started.tcp_port,
                          http_port=started.http_port, seconds=round(time.perf_counter() - t0, 3))
-                notify.ready(_status_line(hub))
-                task_status.started(started)
                 async with trio.open_nursery() as background:
+                    # The signal receiver is open before READY: a SIGTERM that follows READY
+                    # at once must find it, not Python's default handler (no clean stop).
+                    if handle_signals:
+                        await background.start(_signals, stop)
+                    notify.ready(_status_line(hub))
+                    task_status.started(started)
                     # Everything alive now lives as long as the daemon: frozen out of the
                     # collector's scans, which from now on run on a clock.
                     background.start_soon(gcpolicy.collect_on_a_clock)
                     background.start_soon(_watchdog, hub)
                     background.start_soon(run_updates, config, hub)
-                    if handle_signals:
-                        background.start_soon(_signals, stop)
                     await stop.wait()
                     background.cancel_scope.cancel()
                 notify.stopping("stopping: saying goodbye")
@@ -270,8 +272,10 @@ async def _watchdog(hub: Hub) -> None:
         await trio.sleep(interval if interval is not None else 5.0)
 
 
-async def _signals(stop: trio.Event) -> None:
+async def _signals(stop: trio.Event,
+                   task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        task_status.started()
         async for signum in signals:
             log.info("signal_received", signal=signal.Signals(signum).name)
             stop.set()

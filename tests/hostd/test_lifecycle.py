@@ -132,6 +132,22 @@ class Line:
         self.sock.close()
 
 
+def test_sigterm_the_instant_ready_arrives_is_a_clean_stop(workdir: Path) -> None:
+    """systemd may stop a unit the moment it is READY: the signal must find the daemon's own
+    handler (STOPPING, exit 0), not Python's default one (killed by the signal)."""
+    (workdir / "etc").mkdir()
+    (workdir / "etc" / "config.toml").write_text("ai_speed = 0\n")
+    b = boot(workdir, "r")
+    try:
+        b.datagram("READY=1", timeout=60)
+        b.proc.send_signal(signal.SIGTERM)
+        code = b.proc.wait(timeout=service.STOP_TIMEOUT)
+        assert code == 0, (code, b.stdout()[-2000:])
+        b.datagram("STOPPING=1", timeout=5)
+    finally:
+        stop(b)
+
+
 def test_ready_watchdog_sigterm_bye_and_resume(workdir: Path) -> None:
     (workdir / "etc").mkdir()
     (workdir / "etc" / "config.toml").write_text('box_name = "Lifecycle"\nai_speed = 0\n'
