@@ -322,12 +322,16 @@ _dry_run_option = click.option("--dry-run", is_flag=True, help="Print the steps;
 @click.option("--no-start", is_flag=True, help="Enable the unit but do not (re)start it.")
 @click.option("--exec-start", default=None, metavar="COMMAND",
               help="ExecStart= (default: this Python's `tablebox serve`).")
+@click.option("--no-updates", is_flag=True,
+              help="Do not install the updater's unit, daily timer and polkit rule.")
 def service_install(root: Path | None, dry_run: bool, operators: tuple[str, ...],
-                    no_start: bool, exec_start: str | None) -> None:
-    """Create the tablebox user and group, write the unit and a default config, start it."""
+                    no_start: bool, exec_start: str | None, no_updates: bool) -> None:
+    """Create the tablebox user and group, write the unit and a default config, start it;
+    install the updater's unit and daily timer beside it."""
     from hostd import service
 
-    _run_plan(lambda: service.plan_install(root, exec_start, operators, start=not no_start),
+    _run_plan(lambda: service.plan_install(root, exec_start, operators, start=not no_start,
+                                           updates=not no_updates),
               dry_run)
 
 

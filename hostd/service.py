@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hostd import config as cfg
+from hostd.update import units as update_units
 
 USER = GROUP = "tablebox"
 UNIT_NAME = "tablebox.service"
@@ -270,7 +271,8 @@ def _preflight(root: Path | None) -> None:
 
 
 def plan_install(root: Path | None = None, exec_start: str | None = None,
-                 operators: tuple[str, ...] = (), start: bool = True) -> list[Step]:
+                 operators: tuple[str, ...] = (), start: bool = True,
+                 updates: bool = True) -> list[Step]:
     """Everything ``tablebox service install`` does, in order. Raises ServiceError early."""
     _preflight(root)
     exec_start = exec_start or this_exec_start()
@@ -331,11 +333,18 @@ def plan_install(root: Path | None = None, exec_start: str | None = None,
         f"write {UNIT_PATH} (ExecStart={exec_start}"
         + ("; CAP_NET_BIND_SERVICE for a port below 1024" if low else "") + ")",
         lambda: _write(unit_file, unit, 0o644)))
+    if updates:
+        steps.extend(_plan_updater(root, exec_start))
 
     if root is None:
         steps.append(Step("systemctl daemon-reload", lambda: _run("systemctl", "daemon-reload")))
         steps.append(Step(f"systemctl enable {UNIT_NAME}",
                           lambda: _run("systemctl", "enable", "--quiet", UNIT_NAME)))
+        if updates:
+            steps.append(Step(f"systemctl enable --now {update_units.TIMER_NAME} (a daily "
+                              "check; it applies only with update = \"apply-when-idle\")",
+                              lambda: _run("systemctl", "enable", "--now", "--quiet",
+                                           update_units.TIMER_NAME)))
         if start:
             steps.append(Step(f"systemctl restart {UNIT_NAME} (starts it, or restarts it with "
                               "the new unit)",
@@ -345,19 +354,42 @@ def plan_install(root: Path | None = None, exec_start: str | None = None,
     return steps
 
 
+def _plan_updater(root: Path | None, exec_start: str) -> list[Step]:
+    """The updater's unit and timer beside the service, and the polkit rule that lets the
+    daemon start that unit (and no other) when it finds a release while idle."""
+    tablebox = update_units.tablebox_of(exec_start)
+    files = (
+        (update_units.SERVICE_PATH, update_units.render_service(tablebox),
+         f"(ExecStart={tablebox} update --apply --auto)"),
+        (update_units.TIMER_PATH, update_units.render_timer(), "(daily)"),
+        (update_units.POLKIT_PATH, update_units.render_polkit_rule(USER),
+         f"(the {USER} user may start {update_units.SERVICE_NAME}, nothing else)"),
+    )
+    return [Step(f"write {path} {why}",
+                 functools.partial(_write, _under(root, path), text, 0o644))
+            for path, text, why in files]
+
+
 def plan_uninstall(root: Path | None = None, purge: bool = False) -> list[Step]:
     """Everything ``tablebox service uninstall`` does. Without ``purge`` the config, the state
     (every game) and the user stay, so a reinstall carries on where it stopped."""
     _preflight(root)
     accounts = _Accounts(root)
     pre = accounts.prefix
-    unit_file = _under(root, UNIT_PATH)
     steps: list[Step] = []
     if root is None:
-        steps.append(Step(f"systemctl disable --now {UNIT_NAME}",
-                          lambda: _run("systemctl", "disable", "--now", "--quiet", UNIT_NAME)))
-    if unit_file.exists():
-        steps.append(Step(f"remove {UNIT_PATH}", lambda: unit_file.unlink(missing_ok=True)))
+        # An install from before the updater's units has no timer to disable.
+        names = ([update_units.TIMER_NAME] if update_units.TIMER_PATH.exists() else []) + [
+            UNIT_NAME]
+        for name in names:
+            steps.append(Step(f"systemctl disable --now {name}", functools.partial(
+                _run, "systemctl", "disable", "--now", "--quiet", name)))
+    for path in (UNIT_PATH, update_units.SERVICE_PATH, update_units.TIMER_PATH,
+                 update_units.POLKIT_PATH):
+        target = _under(root, path)
+        if target.exists():
+            steps.append(Step(f"remove {path}",
+                              functools.partial(target.unlink, missing_ok=True)))
     if root is None:
         steps.append(Step("systemctl daemon-reload", lambda: _run("systemctl", "daemon-reload")))
     if not purge:

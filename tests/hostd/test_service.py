@@ -20,6 +20,7 @@ from hostd import config as cfg
 from hostd import service
 from hostd.cli import main
 from hostd.transports import admission
+from hostd.update import units as update_units
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALYZE = shutil.which("systemd-analyze")
@@ -93,6 +94,18 @@ def test_systemd_reads_every_setting(tmp_path: Path) -> None:
     unit = tmp_path / "tablebox.service"
     unit.write_text(service.render_unit(f"{sys.executable} -m hostd.cli serve"))
     out = subprocess.run([ANALYZE or "systemd-analyze", "verify", str(unit)],
+                         capture_output=True, text=True, check=False, timeout=60)
+    assert out.returncode == 0 and "Unknown" not in out.stderr, out.stderr
+
+
+@needs_analyze
+def test_systemd_reads_the_updaters_units(tmp_path: Path) -> None:
+    (tmp_path / "tablebox-update.service").write_text(
+        update_units.render_service(f"{sys.executable} -m hostd.cli"))
+    (tmp_path / "tablebox-update.timer").write_text(update_units.render_timer())
+    out = subprocess.run([ANALYZE or "systemd-analyze", "verify",
+                          str(tmp_path / "tablebox-update.timer"),
+                          str(tmp_path / "tablebox-update.service")],
                          capture_output=True, text=True, check=False, timeout=60)
     assert out.returncode == 0 and "Unknown" not in out.stderr, out.stderr
 
@@ -192,6 +205,15 @@ def test_install_and_uninstall_into_a_scratch_root(tmp_path: Path) -> None:
 
     unit = root / "etc/systemd/system/tablebox.service"
     assert unit.read_text() == service.render_unit("/opt/tablebox/bin/tablebox serve")
+    # The updater beside it: its unit runs the same release's tablebox, a daily timer, and a
+    # polkit rule letting the daemon's user start that one unit.
+    updater = root / "etc/systemd/system/tablebox-update.service"
+    assert "ExecStart=/opt/tablebox/bin/tablebox update --apply --auto\n" in updater.read_text()
+    timer = root / "etc/systemd/system/tablebox-update.timer"
+    assert timer.read_text() == update_units.render_timer()
+    rule = (root / "etc/polkit-1/rules.d/50-tablebox-update.rules").read_text()
+    assert 'subject.user == "tablebox"' in rule and '"tablebox-update.service"' in rule
+    assert 'action.lookup("verb") == "start"' in rule
     conf = root / "etc/tablebox/config.toml"
     assert conf.stat().st_mode & 0o777 == 0o640 and conf.stat().st_gid == int(group[2])
     assert tomllib.loads(conf.read_text()) == {}  # every key documented, none set
@@ -214,6 +236,8 @@ def test_install_and_uninstall_into_a_scratch_root(tmp_path: Path) -> None:
     code, out = _cli("service", "uninstall", "--root", str(root))
     assert code == 0, out
     assert not unit.exists() and conf.exists() and "tablebox:" in (etc / "passwd").read_text()
+    assert not updater.exists() and not timer.exists()
+    assert not (root / "etc/polkit-1/rules.d/50-tablebox-update.rules").exists()
 
     (root / "var/lib/tablebox").mkdir(parents=True)
     (root / "var/lib/tablebox/tablebox.sqlite3").write_bytes(b"")
@@ -223,6 +247,27 @@ def test_install_and_uninstall_into_a_scratch_root(tmp_path: Path) -> None:
     assert "tablebox:" not in (etc / "passwd").read_text()
     assert _group(root, "tablebox") is None
     assert "pi:" in (etc / "passwd").read_text()
+
+
+def test_the_committed_updater_units_are_the_rendered_ones() -> None:
+    assert (ROOT / "systemd" / "tablebox-update.service").read_text() == \
+        update_units.render_service()
+    assert (ROOT / "systemd" / "tablebox-update.timer").read_text() == update_units.render_timer()
+
+
+def test_the_updater_runs_the_services_own_release() -> None:
+    assert update_units.tablebox_of("/opt/x/bin/tablebox serve") == "/opt/x/bin/tablebox"
+    assert update_units.tablebox_of("/usr/bin/python3 -m hostd.cli serve") == \
+        "/usr/bin/python3 -m hostd.cli"
+
+
+def test_no_updates_installs_no_updater(tmp_path: Path) -> None:
+    code, out = _cli("service", "install", "--root", str(tmp_path), "--dry-run", "--no-updates",
+                     *EXEC)
+    assert code == 0, out
+    assert "tablebox-update" not in out and "polkit" not in out
+    code, out = _cli("service", "install", "--root", str(tmp_path), "--dry-run", *EXEC)
+    assert "would write /etc/systemd/system/tablebox-update.timer" in out
 
 
 def test_install_refuses_an_unknown_operator(tmp_path: Path) -> None:
