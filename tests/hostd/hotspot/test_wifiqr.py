@@ -9,15 +9,17 @@ import zxingcpp
 from hostd.hotspot.wifiqr import escape, parse, payload
 
 
-def luminance(qr: segno.QRCode, scale: int = 6, border: int = 4) -> zxingcpp.ImageView:
-    """The code as a camera would see it: black modules on white, with a quiet zone."""
+def luminance(qr: segno.QRCode, scale: int = 6, border: int = 4) -> tuple[bytes, int]:
+    """The code as a camera would see it: black modules on white, with a quiet zone (the
+    pixels, one byte each, and the side). The caller keeps the bytes alive while a
+    ``zxingcpp.ImageView`` looks at them: the view does not hold a reference."""
     n = len(qr.matrix) + 2 * border
     blank = [False] * n
     dark = [blank] * border + [[False] * border + [bool(v) for v in row] + [False] * border
                                for row in qr.matrix] + [blank] * border
     lines = b"".join(bytes(0 if d else 255 for d in row for _ in range(scale)) * scale
                      for row in dark)
-    return zxingcpp.ImageView(lines, n * scale, n * scale, zxingcpp.ImageFormat.Lum)
+    return lines, n * scale
 
 
 @pytest.mark.parametrize(("ssid", "passphrase"), [
@@ -29,7 +31,8 @@ def luminance(qr: segno.QRCode, scale: int = 6, border: int = 4) -> zxingcpp.Ima
 def test_round_trip_through_a_qr_decoder(ssid: str, passphrase: str) -> None:
     text = payload(ssid, passphrase)
     assert text.startswith("WIFI:T:WPA;S:") and text.endswith(";;")
-    found = zxingcpp.read_barcodes(luminance(segno.make(text, error="m")))
+    pixels, side = luminance(segno.make(text, error="m"))
+    found = zxingcpp.read_barcodes(zxingcpp.ImageView(pixels, side, side, zxingcpp.ImageFormat.Lum))
     assert len(found) == 1
     assert parse(found[0].text) == {"T": "WPA", "S": ssid, "P": passphrase}
 
