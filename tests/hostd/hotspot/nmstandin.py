@@ -40,6 +40,7 @@ class StandInNM:
     router: DBusRouter
     devices: list[Dev] = field(default_factory=lambda: [Dev("eth0", kind=1, caps=0), Dev("wlan0")])
     fail_activation: bool = False
+    primary: str = "/"  # PrimaryConnection: "/" when no other network is up
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> settings
     active: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> id/state/device
     asked: list[dict[str, Any]] = field(default_factory=list)
@@ -53,6 +54,8 @@ class StandInNM:
     def _props(self, path: str, iface: str, name: str) -> tuple[str, Any] | None:
         if path == nm.NM_PATH and iface == nm.NM and name == "ActiveConnections":
             return ("ao", list(self.active))
+        if path == nm.NM_PATH and iface == nm.NM and name == "PrimaryConnection":
+            return ("o", self.primary)
         for i, d in enumerate(self.devices):
             if path == self.dev_path(i):
                 if iface == nm.DEVICE and name == "DeviceType":
