@@ -906,6 +906,61 @@ def release_keygen(out: Path) -> None:
     click.echo(f'    "{public}",')
 
 
+# -- operations: the box's own Wi-Fi ---------------------------------------------------------
+def hotspot_text(status: dict[str, Any]) -> str:
+    """``tablebox hotspot status`` for a person: the state, the network and page while it is
+    on (with the Wi-Fi QR code drawn in the terminal, to scan off the operator's screen), the
+    reason while it is not."""
+    lines = [f"hotspot {status['state']} (mode {status['mode']})"]
+    if status["state"] == "on":
+        lines += [f"network  {status['ssid']} on {status['interface']}",
+                  f"address  {status['address']}", f"page     {status['page']}"]
+        if status.get("wifi"):
+            import io
+
+            import segno
+
+            drawn = io.StringIO()
+            segno.make(status["wifi"], error="m").terminal(out=drawn, compact=True)
+            lines += ["scan to join the network:", drawn.getvalue().rstrip("\n")]
+    if status.get("reason"):
+        lines.append(f"reason   {status['reason']}")
+    return "\n".join(lines)
+
+
+@main.group(name="hotspot", invoke_without_command=True)
+@control_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def hotspot_group(ctx: click.Context, control: Path | None, as_json: bool) -> None:
+    """The box's own Wi-Fi network (alone: its status)."""
+    ctx.ensure_object(dict)
+    ctx.obj["control"] = control
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(hotspot_status, control=control, as_json=as_json)
+
+
+def _hotspot_command(name: str, doc: str) -> None:
+    @hotspot_group.command(name=name, help=doc)
+    @control_option
+    @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+    @click.pass_context
+    def command(ctx: click.Context, control: Path | None, as_json: bool) -> None:
+        control = control or (ctx.obj or {}).get("control")
+        status = (_ask(control, "hotspot.status") if name == "status"
+                  else _ask(control, "hotspot.set", mode=name))
+        if as_json:
+            _print_json(status)
+        else:
+            click.echo(hotspot_text(status))
+
+
+_hotspot_command("status", "Whether the box's Wi-Fi is up: network, page, QR code or reason.")
+_hotspot_command("on", "Bring the box's Wi-Fi up now (until the daemon restarts).")
+_hotspot_command("off", "Take the box's Wi-Fi down now (until the daemon restarts).")
+hotspot_status = hotspot_group.commands["status"]
+
+
 # -- operations: doctor ----------------------------------------------------------------------------
 @main.command(name="doctor")
 @config_flags

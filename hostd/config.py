@@ -41,6 +41,7 @@ SERVICE_ENVIRON = {"STATE_DIRECTORY": "/var/lib/tablebox", "RUNTIME_DIRECTORY": 
                    "CONFIGURATION_DIRECTORY": "/etc/tablebox"}
 LOG_LEVELS = ("debug", "info", "warning", "error")
 UPDATE_MODES = ("off", "check", "apply-when-idle")
+HOTSPOT_MODES = ("off", "on", "auto")
 DEFAULT_FEED = "https://api.github.com/repos/tablebox/tablebox/releases"
 DEFAULT_RELEASES = Path("/opt/tablebox/releases")
 
@@ -122,6 +123,12 @@ class Config:
     # reserve for the control socket and health checks), and from one address.
     max_connections: int = 0
     max_connections_per_address: int = 64
+    # The box's own Wi-Fi (hostd.hotspot; docs/operations.md, "The box's own Wi-Fi").
+    hotspot: str = "off"
+    hotspot_interface: str = ""
+    hotspot_ssid: str = ""
+    hotspot_passphrase: str = ""
+    hotspot_address: str = ""
 
     @property
     def database(self) -> Path:
@@ -243,6 +250,47 @@ def _update_mode(v: Any) -> str:
     return v
 
 
+def _choice(allowed: tuple[str, ...]) -> Callable[[Any], str]:
+    def check(v: Any) -> str:
+        if not isinstance(v, str) or v not in allowed:
+            raise _Bad
+        return v
+    return check
+
+
+def _ifname(v: Any) -> str:
+    if not isinstance(v, str) or (v and not _IFNAME.fullmatch(v)):
+        raise _Bad
+    return v
+
+
+def _ssid(v: Any) -> str:
+    if not isinstance(v, str) or len(v.encode("utf-8")) > 32 or _CONTROL_CHARS.search(v):
+        raise _Bad
+    return v
+
+
+def _passphrase(v: Any) -> str:
+    if not isinstance(v, str) or (v and not (8 <= len(v) <= 63 and v.isascii()
+                                             and v.isprintable())):
+        raise _Bad
+    return v
+
+
+def _ipv4_interface(v: Any) -> str:
+    if not isinstance(v, str):
+        raise _Bad
+    if not v:
+        return v
+    try:
+        iface = ipaddress.IPv4Interface(v)
+    except ValueError:
+        raise _Bad from None
+    if "/" not in v or iface.ip == iface.network.network_address or not iface.is_private:
+        raise _Bad
+    return str(iface)
+
+
 def _feed_url(v: Any) -> str:
     if not isinstance(v, str) or not re.fullmatch(r"https?://\S+", v):
         raise _Bad
@@ -309,6 +357,20 @@ _KEYS = [
     Key("max_connections_per_address", "integer", "an integer 1-100000",
         "Client connections at most from one IP address; past it, that address's oldest idle "
         "connection at no table is closed to make room.", _integer(1, 100_000)),
+    Key("hotspot", "string", "one of " + ", ".join(f'"{x}"' for x in HOTSPOT_MODES),
+        "The box's own Wi-Fi access point (through NetworkManager): off, on, or on while no "
+        "other network is up (auto).", _choice(HOTSPOT_MODES)),
+    Key("hotspot_interface", "string", 'a network interface name such as "wlan0" ("": the '
+        "first Wi-Fi device that can be an access point)",
+        "The Wi-Fi interface the hotspot uses.", _ifname),
+    Key("hotspot_ssid", "string", 'a network name of 0-32 bytes ("": "tablebox <box_name>")',
+        "The hotspot's network name.", _ssid),
+    Key("hotspot_passphrase", "string", '8-63 printable ASCII characters ("": one is made '
+        "on first use and kept in data_dir)",
+        "The hotspot's WPA2 passphrase.", _passphrase),
+    Key("hotspot_address", "string", 'the box\'s address with its prefix, such as '
+        '"10.42.0.1/24" ("": the first of a few private ranges free of the box\'s networks)',
+        "The box's address on the hotspot.", _ipv4_interface),
     Key("update", "string", "one of " + ", ".join(f'"{x}"' for x in UPDATE_MODES),
         "Over-the-air updates: off, check the feed daily, or also apply a new release when "
         "no one is playing.", _update_mode),

@@ -83,6 +83,8 @@ class Control:
             "seats.ai": self.seats_ai,
             "export": self.export,
             "drain": self.drain,
+            "hotspot.status": self.hotspot_status,
+            "hotspot.set": self.hotspot_set,
         }
 
     async def handle(self, request: Any) -> dict[str, Any]:
@@ -99,6 +101,8 @@ class Control:
             return _error("bad_request", f"{request['op']}: {e}")
         except Reject as r:
             return _error(r.code, _describe(r))
+        except ControlError as e:
+            return _error(e.code, str(e))
         except OptionError as e:
             return _error("bad_option", str(e))
         except StorageError as e:
@@ -114,6 +118,26 @@ class Control:
         status["update"] = getattr(self.hub, "update_check", None)
         if self.admission is not None:
             status["connection_limits"] = self.admission.report()
+        return status
+
+    async def hotspot_status(self) -> dict[str, Any]:
+        hotspot = self.hub.hotspot
+        if hotspot is None:
+            return {"state": "off", "mode": "off", "reason": 'hotspot = "off" in the config '
+                    "(set it to \"on\" or \"auto\" and restart, or run tablebox hotspot on)"}
+        status: dict[str, Any] = hotspot.status()
+        return status
+
+    async def hotspot_set(self, mode: str) -> dict[str, Any]:
+        if mode not in ("on", "off"):
+            raise ControlError("bad_request", "hotspot.set: mode must be on or off")
+        hotspot = self.hub.hotspot
+        if hotspot is None:
+            if mode == "off":
+                return await self.hotspot_status()
+            raise ControlError("hotspot_unavailable", 'the hotspot task is not running: set '
+                               'hotspot = "on" or "auto" in the config and restart the daemon')
+        status: dict[str, Any] = await hotspot.set_mode(mode)
         return status
 
     async def tables_list(self) -> list[Any]:

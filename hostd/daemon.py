@@ -204,6 +204,17 @@ async def _start_services(config: Config, hub: Hub,
         stoppers.append(shutdown.set)  # graceful: stop accepting, keep the open sockets
         hub.join_urls = [_url(a, http_port) for a in local_addresses(config.bind)]
 
+    if config.hotspot != "off":
+        hs = _optional("hostd.hotspot.service")
+        if hs is not None:
+            hub.hotspot = hs.Hotspot(hs.Settings(
+                mode=config.hotspot, interface=config.hotspot_interface,
+                ssid=config.hotspot_ssid, passphrase=config.hotspot_passphrase,
+                address=config.hotspot_address), config.data_dir, config.box_name,
+                http_port or config.http_port)
+            await conns.start(scoped, hub.hotspot.run)
+            services.append("hotspot")
+
     if config.bluetooth:
         bt = _optional("hostd.discovery.bluetooth")
         if bt is not None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hostd import config as cfg
+from hostd.hotspot import install as hotspot_install
 from hostd.update import units as update_units
 
 USER = GROUP = "tablebox"
@@ -141,7 +142,9 @@ AmbientCapabilities=CAP_NET_BIND_SERVICE
 
 
 def needs_bind_capability(config: cfg.Config) -> bool:
-    return any(0 < port < 1024 for port in (config.tcp_port, config.http_port))
+    """A configured port below 1024, or the hotspot (its DNS on 53, its portal on 80)."""
+    return config.hotspot != "off" or any(
+        0 < port < 1024 for port in (config.tcp_port, config.http_port))
 
 
 def render_unit(exec_start: str = DEFAULT_EXEC, low_port: bool = False) -> str:
@@ -335,6 +338,8 @@ def plan_install(root: Path | None = None, exec_start: str | None = None,
         lambda: _write(unit_file, unit, 0o644)))
     if updates:
         steps.extend(_plan_updater(root, exec_start))
+    if effective.hotspot != "off":
+        steps.extend(_plan_hotspot(root))
 
     if root is None:
         steps.append(Step("systemctl daemon-reload", lambda: _run("systemctl", "daemon-reload")))
@@ -370,6 +375,20 @@ def _plan_updater(root: Path | None, exec_start: str) -> list[Step]:
             for path, text, why in files]
 
 
+def _plan_hotspot(root: Path | None) -> list[Step]:
+    """The polkit rule that lets the daemon run its one NetworkManager connection, and the
+    drop-in that leaves DNS on the hotspot to the daemon (hostd.hotspot.install)."""
+    files = (
+        (hotspot_install.POLKIT_PATH, hotspot_install.render_polkit_rule(USER),
+         f"(the {USER} user may manage NetworkManager connections: the hotspot)"),
+        (hotspot_install.DNSMASQ_PATH, hotspot_install.DNSMASQ,
+         "(NetworkManager's dnsmasq leaves DNS on the hotspot to tablebox)"),
+    )
+    return [Step(f"write {path} {why}",
+                 functools.partial(_write, _under(root, path), text, 0o644))
+            for path, text, why in files]
+
+
 def plan_uninstall(root: Path | None = None, purge: bool = False) -> list[Step]:
     """Everything ``tablebox service uninstall`` does. Without ``purge`` the config, the state
     (every game) and the user stay, so a reinstall carries on where it stopped."""
@@ -385,7 +404,8 @@ def plan_uninstall(root: Path | None = None, purge: bool = False) -> list[Step]:
             steps.append(Step(f"systemctl disable --now {name}", functools.partial(
                 _run, "systemctl", "disable", "--now", "--quiet", name)))
     for path in (UNIT_PATH, update_units.SERVICE_PATH, update_units.TIMER_PATH,
-                 update_units.POLKIT_PATH):
+                 update_units.POLKIT_PATH, hotspot_install.POLKIT_PATH,
+                 hotspot_install.DNSMASQ_PATH):
         target = _under(root, path)
         if target.exists():
             steps.append(Step(f"remove {path}",

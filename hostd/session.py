@@ -254,7 +254,7 @@ class Session:
             conn.push(_encode(Welcome(
                 re=msg.id, server=SERVER, box=hub.config.box_name, ping_after=PING_AFTER,
                 dead_after=hub.settings.dead_after, join_urls=list(hub.join_urls),
-                release=version())))
+                release=version(), wifi=hub.wifi())))
             return True
         if not self.hello:
             return self._bad(codes.HELLO_FIRST, msg.id)

@@ -56,7 +56,9 @@ class Hotspot:
         self.mode = settings.mode
         self.log = get_logger("hostd.hotspot")
         self.nm: NetworkManager | None = None
-        self.state = "off"
+        # "starting" until the first look at NetworkManager (the control socket answers
+        # before this task has started: an operator asking then is told so, not "off").
+        self.state = "starting" if settings.mode != "off" else "off"
         self.reason = "" if settings.mode != "off" else "hotspot = \"off\" in the config"
         self.interface = ""
         self.ssid = ""
@@ -109,6 +111,7 @@ class Hotspot:
                 elif not want and self.state == "on":
                     await self._down()
                 elif not want:
+                    self.state = "off"
                     self.reason = ("another network is up (hotspot = \"auto\")"
                                    if self.mode == "auto" else "turned off")
             except (HotspotError, trio.TooSlowError) as e:
@@ -173,7 +176,7 @@ class Hotspot:
             try:
                 router = await stack.enter_async_context(open_dbus_router(self.bus))
             except Exception as e:  # no bus socket, refused, bad address: "no D-Bus"
-                self.reason = f"no D-Bus system bus ({e})"
+                self.state, self.reason = "off", f"no D-Bus system bus ({e})"
                 self.log.warning("hotspot_unavailable", reason=self.reason)
                 task_status.started()
                 await trio.sleep_forever()

@@ -120,6 +120,10 @@ class Welcome(_Reply, tag="welcome", frozen=True):
     # ``version`` is an int, and a client decoding every message into one shape (the load
     # generator does) must not meet the same name with two types.
     release: str = ""
+    # The box's own Wi-Fi as a ``WIFI:`` QR text, while the hotspot is on ("" otherwise): the
+    # kiosk shows it beside the join code. Not a secret from anyone in the room: it is the
+    # code printed on the tables (docs/operations.md, "The box's own Wi-Fi").
+    wifi: str = ""
 
 
 class SeatSummary(msgspec.Struct, frozen=True):

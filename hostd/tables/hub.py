@@ -141,6 +141,14 @@ class Hub:
     ai: AIWorkers
     settings: HubSettings = field(default_factory=HubSettings)
     join_urls: list[str] = field(default_factory=list)
+    # The box's own Wi-Fi (hostd.hotspot.service.Hotspot), when the config turns it on.
+    hotspot: Any = None
+
+    def wifi(self) -> str:
+        """The hotspot's ``WIFI:`` QR text while it is on, else ""."""
+        if self.hotspot is None:
+            return ""
+        return str(self.hotspot.status().get("wifi", ""))
 
     def __post_init__(self) -> None:
         self.tables: dict[str, TableRunner] = {}

@@ -63,6 +63,11 @@ update_start_timeout = 30
 update_trial_seconds = 10
 max_connections = 500
 max_connections_per_address = 16
+hotspot = "auto"
+hotspot_interface = "wlan1"
+hotspot_ssid = "Café Luna Wi-Fi"
+hotspot_passphrase = "correct horse battery"
+hotspot_address = "10.77.0.1/24"
 """)
     loaded = load(p, environ=EMPTY_ENV)
     c = loaded.config
@@ -80,6 +85,9 @@ max_connections_per_address = 16
         "supervisorctl restart tablebox", "tablebox update --apply --auto")
     assert (c.update_start_timeout, c.update_trial_seconds) == (30.0, 10.0)
     assert (c.max_connections, c.max_connections_per_address) == (500, 16)
+    assert (c.hotspot, c.hotspot_interface, c.hotspot_ssid, c.hotspot_passphrase,
+            c.hotspot_address) == ("auto", "wlan1", "Café Luna Wi-Fi", "correct horse battery",
+                                   "10.77.0.1/24")
     assert all(s == cfg.Source("file", str(p)) for s in loaded.sources.values())
 
 
@@ -92,6 +100,12 @@ max_connections_per_address = 16
     ('log_level = "verbose"', "log_level", '"debug", "info", "warning", "error"'),
     ('log_level = "INFO"', "log_level", '"debug", "info", "warning", "error"'),
     ('bind = "my-box.local"', "bind", "an IP address"),
+    ('hotspot = "yes"', "hotspot", '"off", "on", "auto"'),
+    ('hotspot_passphrase = "short"', "hotspot_passphrase", "8-63 printable ASCII"),
+    ('hotspot_ssid = "' + "x" * 33 + '"', "hotspot_ssid", "0-32 bytes"),
+    ('hotspot_address = "10.42.0.0/24"', "hotspot_address", "with its prefix"),
+    ('hotspot_address = "8.8.8.1/24"', "hotspot_address", "with its prefix"),
+    ('hotspot_address = "10.42.0.1"', "hotspot_address", "with its prefix"),
     ('bind = "300.1.1.1"', "bind", "an IP address"),
     ("mdns = 1", "mdns", "true or false"),
     ('mdns = "yes"', "mdns", "true or false"),

@@ -227,6 +227,18 @@ def test_install_and_uninstall_into_a_scratch_root(tmp_path: Path) -> None:
     assert "create the system user" not in out and "keep the existing" in out
     assert "http_port = 80" in conf.read_text()
     assert "AmbientCapabilities=CAP_NET_BIND_SERVICE" in unit.read_text()
+    assert not (root / "etc/polkit-1/rules.d/50-tablebox-hotspot.rules").exists()
+
+    # the hotspot turned on: NetworkManager may be driven by the service user, and its
+    # dnsmasq leaves DNS on the hotspot to the daemon
+    conf.write_text(conf.read_text() + 'hotspot = "auto"\n')
+    code, out = _cli("service", "install", "--root", str(root), *EXEC)
+    assert code == 0, out
+    hs_rule = (root / "etc/polkit-1/rules.d/50-tablebox-hotspot.rules").read_text()
+    assert 'subject.user == "tablebox"' in hs_rule
+    assert '"org.freedesktop.NetworkManager.network-control"' in hs_rule
+    dnsmasq = (root / "etc/NetworkManager/dnsmasq-shared.d/tablebox.conf").read_text()
+    assert "\nport=0\n" in dnsmasq and "dhcp-option=option:dns-server,0.0.0.0" in dnsmasq
 
     # a broken config stops the reinstall with the config's own one-line error
     conf.write_text("http_port = 99999\n")
@@ -238,6 +250,8 @@ def test_install_and_uninstall_into_a_scratch_root(tmp_path: Path) -> None:
     assert not unit.exists() and conf.exists() and "tablebox:" in (etc / "passwd").read_text()
     assert not updater.exists() and not timer.exists()
     assert not (root / "etc/polkit-1/rules.d/50-tablebox-update.rules").exists()
+    assert not (root / "etc/polkit-1/rules.d/50-tablebox-hotspot.rules").exists()
+    assert not (root / "etc/NetworkManager/dnsmasq-shared.d/tablebox.conf").exists()
 
     (root / "var/lib/tablebox").mkdir(parents=True)
     (root / "var/lib/tablebox/tablebox.sqlite3").write_bytes(b"")
@@ -280,3 +294,5 @@ def test_needs_bind_capability() -> None:
     assert not service.needs_bind_capability(cfg.Config())
     assert service.needs_bind_capability(cfg.Config(http_port=80))
     assert not service.needs_bind_capability(cfg.Config(http_port=0, tcp_port=0))
+    # the hotspot's DNS (53) and captive portal (80)
+    assert service.needs_bind_capability(cfg.Config(hotspot="auto"))
