@@ -966,8 +966,8 @@ hotspot_status = hotspot_group.commands["status"]
 @config_flags
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def doctor_command(config_path: Path | None, flags: dict[str, Any], as_json: bool) -> None:
-    """Check ports, network, join URLs, mDNS, Bluetooth, disk, clock and the database, and
-    say what to fix. Exit status 1 when something must be fixed."""
+    """Check ports, network, join URLs, mDNS, Bluetooth, the hotspot, disk, clock and the
+    database, and say what to fix. Exit status 1 when something must be fixed."""
     from hostd import config, doctor
 
     try:

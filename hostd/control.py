@@ -122,8 +122,11 @@ class Control:
 
     async def hotspot_status(self) -> dict[str, Any]:
         hotspot = self.hub.hotspot
+        if hotspot is None and self.hub.config.hotspot != "off":
+            # The control socket opens before the hotspot task (which needs the HTTP port).
+            return {"state": "starting", "mode": self.hub.config.hotspot, "fault": False}
         if hotspot is None:
-            return {"state": "off", "mode": "off", "reason": 'hotspot = "off" in the config '
+            return {"state": "off", "mode": "off", "fault": False, "reason": 'hotspot = "off" in the config '
                     "(set it to \"on\" or \"auto\" and restart, or run tablebox hotspot on)"}
         status: dict[str, Any] = hotspot.status()
         return status
@@ -132,6 +135,9 @@ class Control:
         if mode not in ("on", "off"):
             raise ControlError("bad_request", "hotspot.set: mode must be on or off")
         hotspot = self.hub.hotspot
+        if hotspot is None and self.hub.config.hotspot != "off":
+            raise ControlError("hotspot_starting", "the hotspot task is starting: try again in "
+                               "a second")
         if hotspot is None:
             if mode == "off":
                 return await self.hotspot_status()

@@ -61,6 +61,7 @@ class Context:
     disk_fail: int = DISK_FAIL
     disk_warn: int = DISK_WARN
     unit: Path = cfg.SERVICE_UNIT
+    control: Path | None = None  # the running daemon's control socket
 
 
 # -- the daemon --------------------------------------------------------------------------------
@@ -357,6 +358,53 @@ def adapter_check(objects: dict[str, dict[str, Any]]) -> Check:
     return Check("Bluetooth adapter", "ok", f"{names}: powered")
 
 
+# -- the box's own Wi-Fi -----------------------------------------------------------------------
+def check_hotspot(ctx: Context) -> Iterator[Check]:
+    """The hotspot as the running daemon sees it; without a daemon, whether NetworkManager and
+    an access-point-capable Wi-Fi device are there (asked, never changed)."""
+    c = ctx.config
+    if c.hotspot == "off":
+        yield Check("hotspot", "ok", 'off in the configuration (hotspot = "on" or "auto" '
+                    "lets phones join the box's own Wi-Fi)")
+        return
+    if ctx.daemon is not None:
+        from hostd import control as ctl
+
+        try:
+            assert ctx.control is not None
+            s = ctl.request(ctx.control, "hotspot.status", timeout=5.0)
+        except (ctl.ControlError, OSError, ValueError) as e:
+            yield Check("hotspot", "warn", f"the daemon did not say: {e}")
+            return
+        if s.get("state") == "on":
+            yield Check("hotspot", "ok", f"on: {s.get('ssid')} on {s.get('interface')}, "
+                        f"page {s.get('page')}")
+        elif not s.get("fault"):
+            yield Check("hotspot", "ok", f"{s.get('state')} (mode {s.get('mode')})"
+                        + (f": {s['reason']}" if s.get("reason") else ""))
+        else:
+            yield Check("hotspot", "fail" if s.get("mode") == "on" else "warn",
+                        f"{s.get('state')} (mode {s.get('mode')}): {s.get('reason') or '?'}",
+                        _HOTSPOT_FIX)
+        return
+    import trio
+
+    from hostd.hotspot import HotspotError
+    from hostd.hotspot.nm import probe
+
+    try:
+        device = trio.run(probe, c.hotspot_interface)
+    except HotspotError as e:
+        yield Check("hotspot", "fail", str(e), _HOTSPOT_FIX)
+        return
+    yield Check("hotspot", "ok", f"NetworkManager answers; {device.interface} can be an access "
+                "point (not started: the daemon is not running)")
+
+
+_HOTSPOT_FIX = ("sudo apt install network-manager, then sudo tablebox service install "
+                "(docs/operations.md, \"The box's own Wi-Fi\")")
+
+
 # -- the machine -------------------------------------------------------------------------------
 def _existing(path: Path) -> Path:
     while not path.exists() and path != path.parent:
@@ -626,7 +674,7 @@ def run_checks(ctx: Context) -> list[Check]:
     groups: list[Callable[[], Iterator[Check]]] = [
         lambda: check_daemon(ctx), lambda: check_ports(ctx),
         lambda: check_network(ctx, ifs), lambda: check_mdns(ctx, ifs),
-        lambda: check_bluetooth(ctx), lambda: check_disk(ctx), lambda: check_clock(ctx),
+        lambda: check_bluetooth(ctx), lambda: check_hotspot(ctx), lambda: check_disk(ctx), lambda: check_clock(ctx),
         lambda: check_data_dir(ctx), lambda: check_database(ctx), lambda: check_tables(ctx),
         lambda: check_update(ctx),
     ]
@@ -649,7 +697,7 @@ def diagnose(loaded: cfg.Loaded | None, config_error: str = "", **kw: Any) -> li
         first = Check("config", "ok", f"{file}" if file else "defaults (no config file)")
     control = cfg.client_control_path(config, loaded.sources if loaded else None)
     daemon, why = daemon_status(control)
-    ctx = Context(config, file, daemon, why, **kw)
+    ctx = Context(config, file, daemon, why, control=control, **kw)
     return [first, *run_checks(ctx)]
 
 

@@ -201,3 +201,21 @@ class NetworkManager:
         devices = await self.prop(active, ACTIVE, "Devices")
         iface = str(await self.prop(devices[0], DEVICE, "Interface")) if devices else ""
         return Status(STATE_NAMES.get(state, "unknown"), iface, active)
+
+
+async def probe(interface: str = "", bus: str = "SYSTEM") -> WifiDevice:
+    """The Wi-Fi device the hotspot would use, asked of NetworkManager without changing
+    anything (``tablebox doctor``); a ``HotspotError`` says why there is none."""
+    from jeepney.io.trio import open_dbus_router
+
+    try:
+        router_cm = open_dbus_router(bus)
+        router = await router_cm.__aenter__()
+    except Exception as e:  # no bus socket, refused, bad address
+        raise HotspotError(f"no D-Bus system bus ({e})") from None
+    try:
+        nm = NetworkManager(router)
+        await nm.ensure_running()
+        return await nm.choose_device(interface)
+    finally:
+        await router_cm.__aexit__(None, None, None)

@@ -60,6 +60,9 @@ class Hotspot:
         # before this task has started: an operator asking then is told so, not "off").
         self.state = "starting" if settings.mode != "off" else "off"
         self.reason = "" if settings.mode != "off" else "hotspot = \"off\" in the config"
+        # True while the reason is a failure (no NetworkManager, no device, refused), not a
+        # choice ("turned off", "another network is up"): doctor reads it, not the words.
+        self.fault = False
         self.interface = ""
         self.ssid = ""
         self.passphrase = ""
@@ -76,6 +79,7 @@ class Hotspot:
                        page=self.page(), wifi=wifiqr.payload(self.ssid, self.passphrase))
         if self.reason:
             out["reason"] = self.reason
+        out["fault"] = self.fault
         return out
 
     def page(self) -> str:
@@ -106,6 +110,7 @@ class Hotspot:
             try:
                 await self.nm.ensure_running()
                 want = await self.wanted()
+                self.fault = False
                 if want and self.state != "on":
                     await self._up()
                 elif not want and self.state == "on":
@@ -118,7 +123,7 @@ class Hotspot:
                 reason = str(e) or "NetworkManager did not answer"
                 if reason != self.reason:
                     self.log.warning("hotspot_unavailable", reason=reason)
-                self.state, self.reason = "off", reason
+                self.state, self.reason, self.fault = "off", reason, True
 
     def _choose_address(self) -> ipaddress.IPv4Interface:
         if self.settings.address:
@@ -177,6 +182,7 @@ class Hotspot:
                 router = await stack.enter_async_context(open_dbus_router(self.bus))
             except Exception as e:  # no bus socket, refused, bad address: "no D-Bus"
                 self.state, self.reason = "off", f"no D-Bus system bus ({e})"
+                self.fault = True
                 self.log.warning("hotspot_unavailable", reason=self.reason)
                 task_status.started()
                 await trio.sleep_forever()

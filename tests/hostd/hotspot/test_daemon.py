@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 import trio
@@ -18,7 +19,7 @@ from hostd.cli import main
 from hostd.hotspot import wifiqr
 from tests.hostd.discovery.bluez import private_bus
 from tests.hostd.helpers import short_dir, start_process
-from tests.hostd.hotspot.nmstandin import standin_nm
+from tests.hostd.hotspot.nmstandin import Dev, standin_nm
 
 
 @pytest.fixture
@@ -110,3 +111,45 @@ def test_hotspot_off_in_the_config_refuses_on_in_one_line() -> None:
         assert code == 1 and out.count("\n") == 1 and "the hotspot task is not running" in out
     finally:
         d.kill()
+
+
+def doctor_says(config_file: str, control: Path) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["doctor", "--json", "--config", config_file,
+                                       "--control", str(control)])
+    (check,) = [c for c in json.loads(result.output)["checks"] if c["name"] == "hotspot"]
+    return cast(dict[str, Any], check)
+
+
+async def test_doctor_asks_network_manager_without_changing_anything(
+        bus: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", bus)
+    tmp = short_dir()
+    conf, nobody = config(tmp, "on"), tmp / "nobody.sock"
+    check = await trio.to_thread.run_sync(doctor_says, conf, nobody)
+    assert check["status"] == "fail" and "NetworkManager is not running" in check["detail"]
+    assert "network-manager" in check["fix"]
+    async with standin_nm(bus) as fake:
+        check = await trio.to_thread.run_sync(doctor_says, conf, nobody)
+        assert check["status"] == "ok" and "wlan0 can be an access point" in check["detail"]
+        assert fake.settings == {} and fake.active == {}  # asked, not started
+        fake.devices = [Dev("wlan0", caps=0x0F)]  # a driver without AP mode
+        check = await trio.to_thread.run_sync(doctor_says, conf, nobody)
+        assert check["status"] == "fail" and "cannot be an access point" in check["detail"]
+
+
+async def test_doctor_reads_the_running_daemons_hotspot(bus: str) -> None:
+    tmp = short_dir()
+    conf = config(tmp, "on")
+    async with standin_nm(bus):
+        d = await trio.to_thread.run_sync(lambda: start_process(
+            tmp / "data", tmp / "c.sock", "--config", conf, env={"DBUS_SYSTEM_BUS_ADDRESS": bus}))
+        try:
+            await trio.to_thread.run_sync(settled, d.control)
+            check = await trio.to_thread.run_sync(doctor_says, conf, d.control)
+            assert check["status"] == "ok"
+            assert check["detail"].startswith("on: tablebox Salle Bleue on wlan0, page http://")
+            await trio.to_thread.run_sync(cli, d.control, "off")
+            check = await trio.to_thread.run_sync(doctor_says, conf, d.control)
+            assert (check["status"], check["detail"]) == ("ok", "off (mode off): turned off")
+        finally:
+            d.kill()
