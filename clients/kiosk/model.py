@@ -80,6 +80,7 @@ class Model:
         self.link_since = 0.0
         self.box = ""
         self.join_urls: list[str] = []
+        self.wifi = ""
         self.tables: dict[str, TableEntry] = {}
         self.on_screen: list[str] = []
         self.revision = 0
@@ -90,6 +91,7 @@ class Model:
         self.link_since = now
         self.box = welcome.box
         self.join_urls = list(welcome.join_urls)
+        self.wifi = welcome.wifi  # the box's own network as a WIFI: QR text, "" when it is off
         self.revision += 1
 
     def link_down(self, now: float) -> None:

@@ -187,7 +187,9 @@ def _side(ctx: Ctx, model: Model, entry: TableEntry, lay: TileLayout) -> None:
     d.panel(s, lay.side, d.PANEL, radius=max(4, lay.pad))
     # no link to offer while the box is away: a phone could not join anyway
     url = model.join_url(entry) if model.link == "up" else None
-    if url is not None and lay.qr.w >= 40:
+    if url is not None and model.wifi and lay.qr.w >= 80:
+        _two_steps(ctx, model.wifi, url, lay.qr, lay.pad)
+    elif url is not None and lay.qr.w >= 40:
         img = qr_surface(url, lay.qr.w)
         r = img.get_rect(center=lay.qr.center)
         s.blit(img, r)
@@ -208,6 +210,25 @@ def _side(ctx: Ctx, model: Model, entry: TableEntry, lay: TileLayout) -> None:
         shown = url.split("://", 1)[-1]
         d.label(ctx, shown, link, round(link.h * 0.8), d.MUTED, align="center", ltr=True)
     _seats(ctx, entry, lay.seats, lay.pad)
+
+
+def _two_steps(ctx: Ctx, wifi: str, url: str, area: Rect, pad: int) -> None:
+    """On the box's own Wi-Fi a phone needs two codes: the network first, then the table.
+    Both side by side in the QR square, step 1 where reading starts (the right in RTL)."""
+    t = ctx.tr
+    half = (area.w - pad) // 2
+    cap_h = max(12, half // 7)
+    side = min(half, area.h - cap_h)
+    top = area.centery - (side + cap_h) // 2
+    boxes = [Rect(area.x, top, half, side), Rect(area.right - half, top, half, side)]
+    if t.rtl:
+        boxes.reverse()
+    for box, text, key in zip(boxes, (wifi, url), ("kiosk.step_wifi", "kiosk.step_table"),
+                              strict=True):
+        img = qr_surface(text, side)
+        ctx.surface.blit(img, img.get_rect(center=box.center))
+        d.label(ctx, t.t(key), Rect(box.x, box.bottom, box.w, cap_h), round(cap_h * 0.85),
+                d.GOLD, bold=True, align="center")
 
 
 def _seats(ctx: Ctx, entry: TableEntry, area: Rect, pad: int) -> None:

@@ -188,3 +188,25 @@ def test_waiting_and_reconnecting_pages(lang: str, samples: dict[str, list[Sampl
 
 def _retable(sample: Sample, table: str, code: str) -> State:
     return msgspec.structs.replace(sample.state, table=table, code=code, name=f"Table {code}")
+
+
+WIFI = "WIFI:T:WPA;S:tablebox Café du Coin;P:vauw-muv6-hfc2;;"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_on_the_boxs_own_wifi_both_codes_are_shown_and_read_back(
+        lang: str, size: tuple[int, int], samples: dict[str, list[Sample]],
+        screens: dict[str, Screen], png_dir: Path) -> None:
+    sample = samples["euchre"][1]
+    model = model_for(sample)
+    model.link_up(msgspec.structs.replace(WELCOME, wifi=WIFI), 0.0)
+    surface = pygame.Surface(size)
+    screen = screens[lang]
+    screen.frame(surface, model, now=3.0)
+    check_frame(screen, surface)
+    path = png_dir / f"kiosk-wifi-{lang}-{size[0]}x{size[1]}.png"
+    pygame.image.save(surface, str(path))
+    assert sorted(decode_qr(path)) == sorted([WIFI, f"{JOIN_URL}/?code={sample.state.code}"])
+    drawn = [item.text for item in screen.text.drawn]
+    assert screen.tr.t("kiosk.step_wifi") in drawn and screen.tr.t("kiosk.step_table") in drawn
