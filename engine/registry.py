@@ -17,6 +17,8 @@ GAME_MODULES: dict[str, str] = {
     "sequence": "engine.sequence",
     "euchre": "engine.euchre",
     "president": "engine.president",
+    "checkers": "engine.checkers",
+    "mastermind": "engine.mastermind",
 }
 
 

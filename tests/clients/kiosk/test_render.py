@@ -17,7 +17,7 @@ import zxingcpp
 
 from bench.samples import GAMES, JOIN_URL, WELCOME, Sample, play_samples
 from clients.kiosk.i18n import LANGUAGES
-from clients.kiosk.layout import tile_layout
+from clients.kiosk.layout import capacity, tile_layout
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
 from engine import registry
@@ -102,7 +102,7 @@ def test_game_views(game: str, lang: str, size: tuple[int, int], samples: dict[s
 def test_several_tables_split_the_screen(size: tuple[int, int], samples: dict[str, list[Sample]],
                                          screens: dict[str, Screen], png_dir: Path) -> None:
     picks = []
-    for i, game in enumerate(GAMES):
+    for i, game in enumerate(list(GAMES)[:capacity(size)]):  # as many as the screen holds
         s = samples[game][1]
         picks.append(Sample(game, s.label, _retable(s, f"t{i}", f"CODE{i}")))
     model = model_for(*picks)
@@ -113,7 +113,8 @@ def test_several_tables_split_the_screen(size: tuple[int, int], samples: dict[st
     check_frame(screen, surface)
     path = png_dir / f"kiosk-split-{size[0]}x{size[1]}.png"
     pygame.image.save(surface, str(path))
-    assert sorted(decode_qr(path)) == sorted(f"{JOIN_URL}/?code=CODE{i}" for i in range(3))
+    assert len(picks) >= 3
+    assert sorted(decode_qr(path)) == sorted(f"{JOIN_URL}/?code=CODE{i}" for i in range(len(picks)))
 
 
 def test_a_small_screen_shows_one_table_at_a_time(samples: dict[str, list[Sample]],

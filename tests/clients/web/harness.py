@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -268,6 +269,12 @@ def wait_for_turn_or_end(page: Any, timeout: float = 30.0) -> bool:
     return not game_over(page)
 
 
+# Action types that step back or give up rather than play on: the generic driver avoids them
+# while anything else is offered, so a random game still ends.
+TAKE_BACK = frozenset({"undo", "clear", "clear_peg", "cancel", "unpick", "resign", "offer_draw"})
+_DRIVER = random.Random(7)
+
+
 def play_one_turn(page: Any, game: str) -> None:
     """Make one move by clicking, choosing only among what the page offers as enabled."""
     version_before = page.evaluate("() => document.querySelector('#game').dataset.version")
@@ -307,8 +314,18 @@ def play_one_turn(page: Any, game: str) -> None:
                 page.click("button[data-key=clear]")
             page.click("button[data-key=pass]")
     else:
-        # Any other game is drawn by the generic fallback: a button per legal action.
-        _enabled(page, "#game .actions button[data-action]").first.click()
+        # Any other game is drawn by the generic fallback: a button per legal action. Choose
+        # among them at random (seeded: a run repeats), never taking back a step the driver
+        # just made: always pressing the first could undo a move forever.
+        buttons = _enabled(page, "#game .actions button[data-action]")
+        offered = [json.loads(a) for a in buttons.evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.action)")]
+        forward = [i for i, a in enumerate(offered) if a.get("type") not in TAKE_BACK] or \
+            list(range(len(offered)))
+        # A kind of action first, then one of that kind: a "submit" offered beside twenty-
+        # four pegs is taken half the time, not once in twenty-five.
+        kind = _DRIVER.choice(sorted({offered[i]["type"] for i in forward}))
+        buttons.nth(_DRIVER.choice([i for i in forward if offered[i]["type"] == kind])).click()
     # The move was sent: wait until the host's next state replaced this one.
     page.wait_for_function(
         "(v) => document.querySelector('.results') || "
