@@ -28,6 +28,9 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 # name; an allowed package brings along what its own distribution requires (msgspec may pull
 # in typing_extensions, trio pulls in attrs, outcome, sniffio...), but nothing else.
 RULES: list[tuple[str, set[str], set[str]]] = [
+    # python-chess (GPL-3.0-or-later) is chess's rules library: pure Python, no I/O
+    # (docs/architecture.md, "Layers"); no other game may lean on it.
+    ("engine.chess", {"engine", "chess"}, set()),
     ("engine", {"engine"}, set()),
     ("hostd.protocol", {"engine", "hostd", "msgspec"}, set()),
     ("hostd.tables.core", {"engine", "hostd", "msgspec"}, set()),
