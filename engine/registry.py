@@ -19,6 +19,7 @@ GAME_MODULES: dict[str, str] = {
     "president": "engine.president",
     "checkers": "engine.checkers",
     "mastermind": "engine.mastermind",
+    "golf": "engine.golf",
 }
 
 
