@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DEFAULT = ("engine", "views", "host", "logs", "kiosk", "ai_isolation")
+DEFAULT = ("engine", "views", "host", "logs", "kiosk", "ai_isolation", "backgammon_ai")
 HOST_ARGS: list[str] = []  # passed on to bench.host (``--nice``)
 
 
@@ -78,6 +78,8 @@ def discovery(quick: bool) -> Any:
 RUNS: dict[str, Callable[[bool], Any]] = {
     "engine": engine, "views": views, "host": host, "logs": logs, "kiosk": kiosk,
     "ai_isolation": ai_isolation, "discovery": discovery,
+    "backgammon_ai": lambda quick: __import__("bench.backgammon_ai", fromlist=["main"]).main(
+        ["--games", "2" if quick else "10", "--random", "20" if quick else "100"]),
 }
 
 
