@@ -60,8 +60,10 @@ def evaluate(pos: mv.Pos) -> float:
     score = float(their_pips(theirs) - mv.pips(mine))
     if mine[0] == 15:
         return 1000.0
-    furthest_them = max((p for p in range(25) if theirs[p]), default=-1)
-    contact = furthest_them >= 0 and any(mine[p] for p in range(furthest_them + 1, 26))
+    # Their rearmost checker is their lowest point in the mover's numbering (their bar is 0):
+    # the two sides are in contact while any of the mover's checkers is still behind it.
+    rearmost_them = min((p for p in range(25) if theirs[p]), default=-1)
+    contact = rearmost_them >= 0 and any(mine[p] for p in range(rearmost_them + 1, 26))
     if not contact:
         return score * 1.5 + 3 * mine[0]
     run = 0
@@ -86,6 +88,13 @@ def win_chance(view: BackgammonView, seat: int) -> float:
     theirs = view.pips[1 - seat]
     lead = theirs - mine - 6 * view.bar[seat] + 6 * view.bar[1 - seat]
     return 1 / (1 + math.exp(-lead / (0.08 * max(mine, 40) + 3)))
+
+
+def flip(pos: mv.Pos) -> mv.Pos:
+    """The position as the other side moves it: the two sides swap, and the points are
+    renumbered from its home (each side's list runs from its off at 0 to its bar at 25)."""
+    mine, theirs = pos
+    return tuple(reversed(theirs)), tuple(reversed(mine))
 
 
 def best_reply_value(pos: mv.Pos) -> float:
@@ -114,7 +123,7 @@ class Level:
             return DOUBLE if DOUBLE in legal and p >= self.double_at else ROLL_ACTION
         if view.phase == CUBE:
             p = win_chance(view, seat)
-            if p <= 1 - self.beaver_at and BEAVER in legal:
+            if p >= self.beaver_at and BEAVER in legal:  # a double it is favourite against
                 return BEAVER
             return TAKE if 1 - p <= 1 - self.take_at else PASS
         if CONFIRM in legal:
@@ -152,7 +161,7 @@ class Level:
         ranked = sorted(keys, key=lambda p: -evaluate(p))
         if self.width <= 1 or len(ranked) == 1:
             return finals[ranked[0]]
-        best = max(ranked[:self.width], key=lambda p: -best_reply_value((p[1], p[0])))
+        best = max(ranked[:self.width], key=lambda p: -best_reply_value(flip(p)))
         return finals[best]
 
 

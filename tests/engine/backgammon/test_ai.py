@@ -79,18 +79,11 @@ def test_hard_passes_a_lost_race_without_beavers() -> None:
     assert PLAYERS["hard"].choose(m.view(1), m.legal(1), random.Random(0)) == PASS
 
 
-@pytest.mark.xfail(strict=True, reason="ai.Level.choose beavers when its own win chance is "
-                   "at most 1 - beaver_at (the test is inverted): it should be at least "
-                   "beaver_at")
 def test_hard_does_not_beaver_a_lost_race() -> None:
     m = _race_double(beavers=True)
     assert PLAYERS["hard"].choose(m.view(1), m.legal(1), random.Random(0)) == PASS
 
 
-@pytest.mark.xfail(strict=True, reason="ai.evaluate judges contact from the opponent's "
-                   "front checker (max) instead of its rearmost one (min): with the mover's "
-                   "back checkers escaped, blots in front of the opponent's back checkers are "
-                   "scored as in a race")
 def test_evaluation_prefers_a_made_point_to_two_blots_in_reach() -> None:
     from engine.backgammon.ai import evaluate
 
@@ -101,3 +94,23 @@ def test_evaluation_prefers_a_made_point_to_two_blots_in_reach() -> None:
     blots = [0] * 26
     blots[9], blots[7], blots[6], blots[0] = 1, 1, 5, 8  # the same pips, two blots
     assert evaluate((tuple(made), tuple(theirs))) > evaluate((tuple(blots), tuple(theirs)))
+
+
+def test_the_reply_search_sees_the_board_from_the_other_side() -> None:
+    from engine.backgammon.ai import flip
+    from engine.backgammon.moves import pips
+    from engine.backgammon.state import position
+
+    m = Match.start(GAME, 2, {}, 3)
+    rng = random.Random(5)
+    for _ in range(60):  # into the middle of a game: checkers hit, on the bar, borne off
+        if not m.to_act():
+            m.resolve_chance()
+            continue
+        seat = m.to_act()[0]
+        m.act(seat, rng.choice(m.legal(seat)))
+    for seat in (0, 1):
+        assert flip(position(m.state, seat)) == position(m.state, 1 - seat)
+        assert flip(flip(position(m.state, seat))) == position(m.state, seat)
+    start = position(Match.start(GAME, 2, {}, 3).state, 0)
+    assert pips(flip(start)[0]) == 167  # the other side's race at the start, as it counts it
