@@ -87,6 +87,12 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     return (*t[:i], v, *t[i + 1:])
 
 
+# The caption of each kind of last action, spelled out so that the string test finds them.
+LAST_KEYS = {
+    "draw": "golf.last.draw", "take": "golf.last.take", "place": "golf.last.place",
+    "discard": "golf.last.discard", "flip": "golf.last.flip", "knock": "golf.last.knock",
+}
+
 class GolfGame(Game[State]):
     info = GameInfo(
         id="golf",
@@ -325,7 +331,7 @@ class GolfGame(Game[State]):
             captions.append(Caption("golf.ending", (("seat", view.ender),)))
         last = None
         if view.last is not None:
-            last = Caption(f"golf.last.{view.last.kind}",
+            last = Caption(LAST_KEYS[view.last.kind],
                            (("seat", view.last.seat), ("card", view.last.card)))
         return Common(seat=view.seat, to_act=view.to_act, hand=(), hand_counts=(),
                       teams=tuple(range(players)), scores=view.totals, phase=view.phase,
