@@ -102,6 +102,12 @@ def may_pass(state: State, has_play: bool) -> bool:
     return not may_draw(state, has_play) and (not has_play or state.draw_when_able)
 
 
+# Message keys spelled out (not built from parts), so that the string test finds each one.
+LAST_KEYS = {"play": "crazy_eights.last.play", "eight": "crazy_eights.last.eight",
+             "draw": "crazy_eights.last.draw", "pass": "crazy_eights.last.pass"}
+SUIT_KEYS = {"S": "crazy_eights.suit.S", "H": "crazy_eights.suit.H", "D": "crazy_eights.suit.D",
+             "C": "crazy_eights.suit.C"}
+
 class CrazyEightsGame(Game[State]):
     info = GameInfo(
         id="crazy_eights",
@@ -303,11 +309,11 @@ class CrazyEightsGame(Game[State]):
             captions.append(Caption("crazy_eights.round", (("n", view.round),)))
             captions.append(Caption("crazy_eights.target", (("n", view.target),)))
         if view.suit:
-            captions.append(Caption("crazy_eights.suit", (("suit", f"crazy_eights.suit.{view.suit}"),)))
+            captions.append(Caption("crazy_eights.suit", (("suit", SUIT_KEYS[view.suit]),)))
         last = None
         if view.last is not None:
             lm = view.last
-            last = Caption(f"crazy_eights.last.{lm.kind}",
+            last = Caption(LAST_KEYS[lm.kind],
                            (("seat", lm.seat), ("card", lm.card), ("suit", lm.suit)))
         return Common(seat=view.seat, to_act=view.to_act, hand=view.hand,
                       hand_counts=view.hand_counts, teams=tuple(range(players)),
