@@ -88,6 +88,7 @@ async def test_auto_follows_whether_another_network_is_up(bus: str, tmp_path: Pa
         await nursery.start(hotspot.run)
         assert hotspot.status()["state"] == "off"
         assert "another network is up" in hotspot.status()["reason"]
+        assert hotspot.status()["fault"] is False  # a choice, not a failure: doctor says ok
         fake.primary = "/"  # the café's network went away
         hotspot.poke.set()
         with trio.fail_after(5):
@@ -101,7 +102,7 @@ async def test_failures_are_a_reason_not_a_crash(bus: str, tmp_path: Path) -> No
             trio.open_nursery() as nursery:
         hotspot = Hotspot(Settings(mode="on", address=ADDRESS), tmp_path, "B", 8080, bus=bus)
         await nursery.start(hotspot.run)
-        assert hotspot.status() == {"state": "off", "mode": "on",
+        assert hotspot.status() == {"state": "off", "mode": "on", "fault": True,
                                     "reason": hotspot.status()["reason"]}
         assert hotspot.status()["reason"].startswith("no Wi-Fi device")
         nursery.cancel_scope.cancel()
@@ -110,14 +111,16 @@ async def test_failures_are_a_reason_not_a_crash(bus: str, tmp_path: Path) -> No
         hotspot = Hotspot(Settings(mode="on"), tmp_path, "B", 8080, bus=bus)
         await nursery.start(hotspot.run)
         assert "NetworkManager is not running" in hotspot.status()["reason"]
+        assert hotspot.status()["fault"] is True
         hotspot2 = Hotspot(Settings(mode="on"), tmp_path, "B", 8080,
                            bus="unix:path=/nonexistent/bus")
         await nursery.start(hotspot2.run)
         assert hotspot2.status()["reason"].startswith("no D-Bus system bus")
+        assert hotspot2.status()["fault"] is True
         nursery.cancel_scope.cancel()
 
 
 def test_off_needs_nothing() -> None:
     hotspot = Hotspot(Settings(), Path("."), "B", 8080)
-    assert hotspot.status() == {"state": "off", "mode": "off",
+    assert hotspot.status() == {"state": "off", "mode": "off", "fault": False,
                                 "reason": 'hotspot = "off" in the config'}
