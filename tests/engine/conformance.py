@@ -84,11 +84,23 @@ def play_random(
     assert not m.to_act()
     for seat in range(m.players):
         assert m.legal(seat) == ()
+    check_outcome(m)
     if deep:
         for v in [None, *range(m.players)]:
             json.dumps(to_data(m.view(v)))
         _check_replay(m)
     return m
+
+
+def check_outcome(m: Match) -> None:
+    """A finished game's outcome is one the clients can show: a draw exactly when nobody won."""
+    o = m.outcome()
+    assert o is not None
+    assert o.draw == (not o.winners), f"draw={o.draw} with winners {o.winners}"
+    assert len(set(o.winners)) == len(o.winners), f"a seat wins twice: {o.winners}"
+    assert all(0 <= w < m.players for w in o.winners), f"winners {o.winners} are not seats"
+    assert len(o.scores) == m.players, f"{len(o.scores)} scores for {m.players} seats"
+    assert o.reason, "an outcome names its reason (a message key)"
 
 
 def _deep_checks(game: Game[Any], m: Match, seat: int, legal: tuple[Any, ...],
