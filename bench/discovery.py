@@ -39,12 +39,14 @@ async def one_run(tmp: Path) -> dict[str, float]:
     with network_namespaces(1) as [ns]:
         async with Procs() as procs:
             watch = await procs.start(ns.exec_args(
-                str(BIN / "tablebox"), "discover", "--watch", "--json"), tmp / "watch.log")
+                str(BIN / "tablebox"), "discover", "--watch", "--json", "--mdns-backend", "zeroconf"),
+                tmp / "watch.log")
             await trio.sleep(1.0)  # the watcher is browsing
             t0 = time.perf_counter()
             daemon = await procs.start(ns.exec_args(
                 str(BIN / "tablebox"), "serve", "--data", str(tmp / "data"), "--control",
-                control, "--bind", "0.0.0.0", "--no-bluetooth", "--box-name", "Bench",
+                control, "--bind", "0.0.0.0", "--mdns-backend", "zeroconf", "--no-bluetooth",
+                "--box-name", "Bench",
                 "--ai-speed", "0", "--ai-processes", "0"), tmp / "daemon.log", read=False)
             await watch.next_json(_is("added", instance="Bench"), 30)
             visible = time.perf_counter() - t0

@@ -3,7 +3,9 @@
 pick a box. A client's module: the daemon advertises (``hostd.discovery``), it never browses.
 
 Owns turning the network's records into ``FoundBox`` values and ``BoxEvent``s (added, updated,
-removed). Everything a peer sends is untrusted: TXT fields are parsed tolerantly and a box
+removed), whoever resolved them: zeroconf here, or a ``source`` handed in (the system's
+avahi-daemon, which ``tablebox discover`` passes when it runs, so that no second mDNS socket
+opens beside Avahi's; this layer never imports the daemon's modules). Everything a peer sends is untrusted: TXT fields are parsed tolerantly and a box
 that cannot be resolved is simply not listed. zeroconf's threaded API is called through
 ``trio.to_thread``; its callbacks come back through the trio token into a roomy channel, and
 a full channel drops an event rather than blocking zeroconf's thread (the next event for
@@ -14,10 +16,10 @@ Must never answer queries or advertise anything: it only browses.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import ifaddr
 import trio
@@ -88,20 +90,59 @@ def _instance(name: str, type_: str) -> str:
     return name[: -len(type_) - 1] if name.lower().endswith("." + type_.lower()) else name
 
 
-def box_from_info(info: ServiceInfo) -> FoundBox | None:
-    """A ``FoundBox`` from a resolved ``_tablebox._tcp`` ServiceInfo, or None if unusable."""
-    if info.port is None:
+class Service(Protocol):
+    """A resolved service as a browser backend hands it over: ``ZeroconfService`` here, or
+    Avahi's ``Resolved`` (``tablebox discover`` passes that backend in)."""
+
+    @property
+    def name(self) -> str: ...  # the full instance name: "Corner._tablebox._tcp.local."
+
+    @property
+    def server(self) -> str | None: ...
+
+    @property
+    def addresses(self) -> Sequence[str]: ...  # IPv4
+
+    @property
+    def port(self) -> int | None: ...
+
+    @property
+    def properties(self) -> Mapping[bytes, bytes | None]: ...
+
+
+@dataclass(frozen=True)
+class ZeroconfService:
+    name: str
+    server: str | None
+    addresses: tuple[str, ...]
+    port: int | None
+    properties: Mapping[bytes, bytes | None]
+
+    @classmethod
+    def of(cls, info: ServiceInfo) -> ZeroconfService:
+        return cls(info.name, info.server, tuple(info.parsed_addresses(IPVersion.V4Only)),
+                   info.port, info.properties)
+
+
+# What a browser backend yields: (service type, instance name, the service or None if gone).
+ServiceEvent = tuple[str, str, "Service | None"]
+ServiceSource = Callable[[], AbstractAsyncContextManager[trio.MemoryReceiveChannel[ServiceEvent]]]
+
+
+def box_from_service(svc: Service) -> FoundBox | None:
+    """A ``FoundBox`` from a resolved ``_tablebox._tcp`` service, or None if unusable."""
+    if svc.port is None:
         return None
-    txt = decode_txt(info.properties)
-    instance = _instance(info.name, SERVICE_TYPE)
+    txt = decode_txt(svc.properties)
+    instance = _instance(svc.name, SERVICE_TYPE)
     games = tuple(g for g in txt.get("games", "").split(",") if g)
     return FoundBox(
         instance=instance,
         box_id=txt.get("id", ""),
         name=txt.get("name") or instance,
-        host=info.server or "",
-        addresses=tuple(info.parsed_addresses(IPVersion.V4Only)),
-        port=info.port,
+        host=svc.server or "",
+        addresses=tuple(svc.addresses),
+        port=svc.port,
         software=txt.get("ver", ""),
         protocol=_int(txt.get("proto")),
         open_tables=_int(txt.get("tables")),
@@ -110,31 +151,43 @@ def box_from_info(info: ServiceInfo) -> FoundBox | None:
     )
 
 
+def box_from_info(info: ServiceInfo) -> FoundBox | None:
+    """A ``FoundBox`` from a resolved zeroconf ``ServiceInfo``, or None if unusable."""
+    return box_from_service(ZeroconfService.of(info))
+
+
 class Browser:
     """Live view of the boxes on the network; see ``open_browser``."""
 
-    def __init__(self, zc: Zeroconf) -> None:
-        self.zc = zc
+    def __init__(self, zc: Zeroconf | None) -> None:
+        self.zc = zc  # None: another backend resolves (``open_browser(source=...)``)
         self.boxes: dict[str, FoundBox] = {}  # by tablebox instance name (lower case)
         self.http_ports: dict[str, int] = {}  # box id -> web port
         self._http_names: dict[str, str] = {}  # http instance name (lower) -> box id
 
-    async def _resolve(self, type_: str, name: str) -> ServiceInfo | None:
-        return await trio.to_thread.run_sync(
+    async def _resolve(self, type_: str, name: str) -> Service | None:
+        info = await trio.to_thread.run_sync(
             lambda: self.zc.get_service_info(type_, name, RESOLVE_TIMEOUT_MS,
-                                             question_type=DNSQuestionType.QM),
-            abandon_on_cancel=True)
+                                             question_type=DNSQuestionType.QM)
+            if self.zc is not None else None, abandon_on_cancel=True)
+        return ZeroconfService.of(info) if info is not None else None
 
     async def handle(self, type_: str, name: str, change: ServiceStateChange) -> list[BoxEvent]:
         """Events caused by one zeroconf notification."""
+        svc = None if change is ServiceStateChange.Removed else await self._resolve(type_, name)
+        if svc is None and change is not ServiceStateChange.Removed:
+            return []  # not resolved: not listed (a removal is still a removal)
+        return self.apply(type_, name, svc)
+
+    def apply(self, type_: str, name: str, svc: Service | None) -> list[BoxEvent]:
+        """Events caused by a service resolved (or changed), or gone (``svc`` None)."""
         key = name.lower()
         if type_ == HTTP_SERVICE_TYPE:
-            return await self._handle_http(key, name, change)
-        if change is ServiceStateChange.Removed:
+            return self._apply_http(key, svc)
+        if svc is None:
             gone = self.boxes.pop(key, None)
             return [BoxEvent("removed", gone)] if gone else []
-        info = await self._resolve(type_, name)
-        found = box_from_info(info) if info is not None else None
+        found = box_from_service(svc)
         if found is None:
             return []
         found = replace(found, http_port=self.http_ports.get(found.box_id))
@@ -144,20 +197,18 @@ class Browser:
             return [BoxEvent("added", found)]
         return [BoxEvent("updated", found)] if found != before else []
 
-    async def _handle_http(self, key: str, name: str,
-                           change: ServiceStateChange) -> list[BoxEvent]:
-        if change is ServiceStateChange.Removed:
+    def _apply_http(self, key: str, svc: Service | None) -> list[BoxEvent]:
+        if svc is None:
             box_id = self._http_names.pop(key, None)
             if box_id is None:
                 return []
             self.http_ports.pop(box_id, None)
         else:
-            info = await self._resolve(HTTP_SERVICE_TYPE, name)
-            box_id = decode_txt(info.properties).get("id", "") if info is not None else ""
-            if info is None or not box_id or info.port is None:
+            box_id = decode_txt(svc.properties).get("id", "")
+            if not box_id or svc.port is None:
                 return []  # somebody else's web server: not ours to list
             self._http_names[key] = box_id
-            self.http_ports[box_id] = info.port
+            self.http_ports[box_id] = svc.port
         events = []
         for k, box in list(self.boxes.items()):
             if box.box_id == box_id and box.http_port != self.http_ports.get(box_id):
@@ -170,13 +221,43 @@ class Browser:
 
 
 @asynccontextmanager
-async def open_browser(interfaces: Sequence[str] = ()) -> AsyncIterator[
-        tuple[Browser, trio.MemoryReceiveChannel[BoxEvent]]]:
+async def open_browser(interfaces: Sequence[str] = (), source: ServiceSource | None = None
+                       ) -> AsyncIterator[tuple[Browser, trio.MemoryReceiveChannel[BoxEvent]]]:
     """Browse until the block ends: yields the ``Browser`` and a channel of ``BoxEvent``s.
 
-    ``interfaces`` are names or IPv4 addresses as in ``config.mdns_interfaces``. Raises
-    OSError when mDNS cannot be opened (no interface with IPv4, port refused).
+    ``source``: another backend's resolved services (Avahi's, from ``tablebox discover``);
+    without it, zeroconf browses on ``interfaces`` (names or IPv4 addresses as in
+    ``config.mdns_interfaces``). Raises OSError when mDNS cannot be opened (no interface with
+    IPv4, port refused, the other backend absent).
     """
+    out_send, out_recv = trio.open_memory_channel[BoxEvent](EVENT_BUFFER)
+
+    def emit(events: list[BoxEvent]) -> None:
+        for event in events:
+            # Nobody reading: dropped, and ``Browser.current()`` stays right.
+            with suppress(trio.WouldBlock):
+                out_send.send_nowait(event)
+
+    if source is not None:
+        browser = Browser(None)
+        async with source() as services, out_send, trio.open_nursery() as nursery:
+            async def pump_services() -> None:
+                async for type_, name, svc in services:
+                    emit(browser.apply(type_, name, svc))
+
+            nursery.start_soon(pump_services)
+            try:
+                yield browser, out_recv
+            finally:
+                nursery.cancel_scope.cancel()
+        return
+    async with _zeroconf_browser(interfaces, emit, out_send) as browser:
+        yield browser, out_recv
+
+
+@asynccontextmanager
+async def _zeroconf_browser(interfaces: Sequence[str], emit: Callable[[list[BoxEvent]], None],
+                            out_send: trio.MemorySendChannel[BoxEvent]) -> AsyncIterator[Browser]:
     ifs = choose_among(interfaces, "0.0.0.0", ifaddr.get_adapters())
     if not ifs.listen:
         raise OSError("no network interface with an IPv4 address to browse on")
@@ -186,7 +267,6 @@ async def open_browser(interfaces: Sequence[str] = ()) -> AsyncIterator[
     token = trio.lowlevel.current_trio_token()
     raw_send, raw_recv = trio.open_memory_channel[tuple[str, str, ServiceStateChange]](
         EVENT_BUFFER)
-    out_send, out_recv = trio.open_memory_channel[BoxEvent](EVENT_BUFFER)
 
     def push(item: tuple[str, str, ServiceStateChange]) -> None:
         # Dropped when full: a later notification for the same name repairs the view.
@@ -201,10 +281,7 @@ async def open_browser(interfaces: Sequence[str] = ()) -> AsyncIterator[
     async def pump() -> None:
         async with out_send:
             async for type_, name, change in raw_recv:
-                for event in await browser.handle(type_, name, change):
-                    # Nobody reading: dropped, and ``Browser.current()`` stays right.
-                    with suppress(trio.WouldBlock):
-                        out_send.send_nowait(event)
+                emit(await browser.handle(type_, name, change))
 
     sb: ServiceBrowser | None = None
     try:
@@ -214,7 +291,7 @@ async def open_browser(interfaces: Sequence[str] = ()) -> AsyncIterator[
         async with trio.open_nursery() as nursery:
             nursery.start_soon(pump)
             try:
-                yield browser, out_recv
+                yield browser
             finally:
                 nursery.cancel_scope.cancel()
     finally:
@@ -229,9 +306,10 @@ def _close(zc: Zeroconf, sb: ServiceBrowser | None) -> None:
     zc.close()
 
 
-async def discover(timeout: float = 3.0, interfaces: Sequence[str] = ()) -> list[FoundBox]:
+async def discover(timeout: float = 3.0, interfaces: Sequence[str] = (),
+                   source: ServiceSource | None = None) -> list[FoundBox]:
     """Every box that answers within ``timeout`` seconds, sorted by name."""
-    async with open_browser(interfaces) as (browser, _events):
+    async with open_browser(interfaces, source) as (browser, _events):
         await trio.sleep(timeout)
         return browser.current()
 

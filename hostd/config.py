@@ -42,6 +42,7 @@ SERVICE_ENVIRON = {"STATE_DIRECTORY": "/var/lib/tablebox", "RUNTIME_DIRECTORY": 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 UPDATE_MODES = ("off", "check", "apply-when-idle")
 HOTSPOT_MODES = ("off", "on", "auto")
+MDNS_BACKENDS = ("auto", "avahi", "zeroconf")
 DEFAULT_FEED = "https://api.github.com/repos/tablebox/tablebox/releases"
 DEFAULT_RELEASES = Path("/opt/tablebox/releases")
 
@@ -99,6 +100,7 @@ class Config:
     control: Path = field(default_factory=default_control_path)
     mdns: bool = True
     mdns_interfaces: tuple[str, ...] = ()  # empty: every interface
+    mdns_backend: str = "auto"  # avahi-daemon where it runs, else python-zeroconf
     bluetooth: bool = True
     ai_speed: float = 1.0  # scales the AI's thinking delay; 1.0 is about a second a move, 0 instant
     grace_seconds: float = 20.0  # how long a dropped person's seat waits before the AI covers
@@ -329,6 +331,9 @@ _KEYS = [
     Key("mdns_interfaces", "array of strings", "a list of distinct interface names or IPv4 "
         'addresses such as ["wlan0"] ([] means every interface but VPNs and bridges)',
         "Limit mDNS to these network interfaces.", _interfaces),
+    Key("mdns_backend", "string", "one of " + ", ".join(f'"{x}"' for x in MDNS_BACKENDS),
+        "Who answers mDNS for the box: the system's avahi-daemon when it runs (auto), always "
+        "Avahi, or tablebox's own responder (zeroconf).", _choice(MDNS_BACKENDS)),
     Key("bluetooth", "boolean", "true or false",
         "Offer tables over Bluetooth RFCOMM (needs BlueZ).", _boolean),
     Key("ai_speed", "number", "a number 0-10 (1 is about a second a move, 0 instant)",

@@ -21,7 +21,6 @@ import contextlib
 import importlib
 import importlib.util
 import signal
-import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -34,6 +33,7 @@ from hostd import gcpolicy, notify
 from hostd.config import Config
 from hostd.control import serve_control
 from hostd.datadir import Claim, StartError, claim
+from hostd.discovery import netif
 from hostd.logs import get_logger
 from hostd.session import handle_link
 from hostd.store import StorageError, open_store
@@ -71,18 +71,9 @@ def _optional(module: str) -> Any | None:
 
 
 def local_addresses(bind: str) -> list[str]:
-    """IP literals clients can reach this box at (for join URLs): the bind address, or the
-    address of the default route's interface, without sending a packet."""
-    if bind not in ("0.0.0.0", "::", ""):
-        return [bind]
-    found: list[str] = []
-    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
-        with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as s:
-            s.connect((probe, 9))
-            addr = s.getsockname()[0]
-            if addr and not addr.startswith(("127.", "::1", "fe80")):
-                found.append(addr)
-    return found or ["127.0.0.1"]
+    """IP literals clients can reach this box at (for join URLs), best first: see
+    ``hostd.discovery.netif.join_addresses`` (never loopback when another address exists)."""
+    return netif.join_addresses(bind)
 
 
 def _url(host: str, port: int) -> str:
@@ -228,18 +219,38 @@ async def _start_services(config: Config, hub: Hub,
             services.append("bluetooth")
 
     if config.mdns:
-        mdns = _optional("hostd.discovery.mdns")
         discovery = _optional("hostd.discovery")
-        if mdns is not None and discovery is not None:
+        advertise = await _mdns_backend(config)
+        if advertise is not None and discovery is not None:
             send, recv = trio.open_memory_channel[Any](16)
             send.send_nowait(discovery.BoxSummary.of_tables(hub.list_tables(seats=False)))
             conns.start_soon(scoped, partial(_publish_summaries, hub, send, discovery))
             # Advertise the ports actually bound (port 0 in a config means "any free one").
             bound = replace(config, tcp_port=tcp_port, http_port=http_port or config.http_port)
-            await conns.start(scoped, partial(mdns.run_mdns, bound, recv))
+            await conns.start(scoped, partial(advertise, bound, recv))
             services.append("mdns")
 
     return Started(hub, tcp_port, http_port, str(control_path), services, stop.set, stoppers)
+
+
+async def _mdns_backend(config: Config) -> Callable[..., Awaitable[None]] | None:
+    """The advertiser (``run_avahi`` or ``run_mdns``) for ``config.mdns_backend``: Avahi when
+    it owns its name on the system bus, so the box opens no mDNS socket beside it. Forced to
+    Avahi and Avahi absent: the reason is logged and ``run_avahi`` waits for it to appear."""
+    avahi = _optional("hostd.discovery.avahi")
+    mdns = _optional("hostd.discovery.mdns")
+    if avahi is None:
+        log.info("mdns_backend", backend="zeroconf", reason="no Avahi backend installed")
+        return mdns.run_mdns if mdns is not None else None
+    choice = await avahi.choose(config)
+    if choice.backend is None:
+        log.error("mdns_backend", backend="avahi", reason=choice.reason,
+                  action='waiting for avahi-daemon (or set mdns_backend = "auto")')
+        return avahi.run_avahi
+    log.info("mdns_backend", backend=choice.backend, reason=choice.reason)
+    if choice.backend == "avahi":
+        return avahi.run_avahi
+    return mdns.run_mdns if mdns is not None else None
 
 
 async def _publish_summaries(hub: Hub, send: trio.MemorySendChannel[Any], discovery: Any, *,

@@ -2,7 +2,7 @@
 
 Owns the checks and their verdicts: the configuration, the daemon, both ports (free, or held
 by our own daemon), network interfaces and the IP-literal join URLs, mDNS (a multicast-capable
-interface), Bluetooth (socket support in this Python, the D-Bus system bus, BlueZ, an
+interface, and who answers it: Avahi or tablebox's own responder), Bluetooth (socket support in this Python, the D-Bus system bus, BlueZ, an
 adapter), disk space, the clock, the data directory (private modes, which daemon holds its
 lock), the database (``PRAGMA integrity_check``), and the tables
 whose stored events no longer replay (damaged: one line each, with what to do).
@@ -288,6 +288,32 @@ def check_mdns(ctx: Context, ifs: list[Interface]) -> Iterator[Check]:
                     "connect a network; phones then find the box as <box name>.local")
         return
     yield Check("mDNS", "ok", f"multicast on {', '.join(usable)}")
+
+
+def check_mdns_backend(ctx: Context, bus: str = "SYSTEM") -> Iterator[Check]:
+    """Who answers mDNS for the box, and why: the system's avahi-daemon where it owns its
+    name on the D-Bus system bus, else tablebox's own responder (asked of the bus only)."""
+    c = ctx.config
+    if not c.mdns:
+        return
+    from hostd.discovery import avahi
+
+    running, why = avahi.avahi_running_blocking(bus)
+    choice = avahi.decide(c.mdns_backend, running, why)
+    if choice.backend is None:
+        yield Check("mDNS backend", "fail", f"{choice.reason}: the box is not announced",
+                    "sudo apt install avahi-daemon; sudo systemctl enable --now avahi-daemon "
+                    '(or set mdns_backend = "auto")')
+    elif choice.backend == "avahi":
+        yield Check("mDNS backend", "ok", f"Avahi, because {choice.reason}; tablebox opens "
+                    "no mDNS socket of its own")
+    elif running:
+        yield Check("mDNS backend", "warn", f"tablebox's own responder, because {choice.reason}, "
+                    "beside a running avahi-daemon: unicast mDNS queries to this box reach "
+                    "tablebox instead of Avahi", 'set mdns_backend = "auto"')
+    else:
+        yield Check("mDNS backend", "ok", f"tablebox's own responder (python-zeroconf), because "
+                    f"{choice.reason}")
 
 
 # -- Bluetooth ---------------------------------------------------------------------------------
@@ -673,7 +699,7 @@ def run_checks(ctx: Context) -> list[Check]:
     ifs = interfaces()
     groups: list[Callable[[], Iterator[Check]]] = [
         lambda: check_daemon(ctx), lambda: check_ports(ctx),
-        lambda: check_network(ctx, ifs), lambda: check_mdns(ctx, ifs),
+        lambda: check_network(ctx, ifs), lambda: check_mdns(ctx, ifs), lambda: check_mdns_backend(ctx),
         lambda: check_bluetooth(ctx), lambda: check_hotspot(ctx), lambda: check_disk(ctx), lambda: check_clock(ctx),
         lambda: check_data_dir(ctx), lambda: check_database(ctx), lambda: check_tables(ctx),
         lambda: check_update(ctx),

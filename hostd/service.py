@@ -52,8 +52,8 @@ _UNIT = """\
 # `systemctl edit tablebox` so a reinstall does not overwrite your changes.
 [Unit]
 Description=tablebox card and board game table host
-# Discovery wants addresses and BlueZ up; neither is required to start.
-After=network-online.target bluetooth.target
+# Discovery wants addresses, BlueZ and Avahi up; none is required to start.
+After=network-online.target bluetooth.target avahi-daemon.service
 Wants=network-online.target bluetooth.target
 # A daemon that fails five times in five minutes stays down until an operator looks.
 StartLimitIntervalSec=300

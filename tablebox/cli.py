@@ -10,15 +10,38 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from hostd.cli import _fail
 from hostd.cli import main as main
 
+if TYPE_CHECKING:
+    from clients.browse import ServiceSource
+
 
 # -- discovery ---------------------------------------------------------------------------------
+async def browse_source(backend: str = "auto", interfaces: tuple[str, ...] = ()
+                        ) -> ServiceSource | None:
+    """What ``clients.browse`` should browse with: Avahi's browser
+    (``hostd.discovery.avahi_browse.browse``) where avahi-daemon runs, since a second mDNS
+    socket beside it would take unicast queries from it; None for zeroconf. ``--interface``
+    means zeroconf under auto (Avahi chooses its own interfaces). OSError when forced to
+    Avahi and it is not there. Joined here because clients never import ``hostd.discovery``.
+    """
+    from hostd.discovery import avahi, avahi_browse
+
+    if backend == "zeroconf" or (backend == "auto" and interfaces):
+        return None
+    running, why = await avahi.avahi_running()
+    if running:
+        return avahi_browse.browse
+    if backend == "avahi":
+        raise OSError(why)
+    return None
+
+
 @click.command()
 @click.option("--timeout", type=click.FloatRange(min=0), default=None,
               help="Seconds to listen (default 3; with --watch, forever).")
@@ -29,13 +52,20 @@ from hostd.cli import main as main
 @click.option("--tables/--no-tables", default=True,
               help="Connect to each box to list its tables (default), or show only what its "
                    "mDNS records say.")
+@click.option("--mdns-backend", "backend", type=click.Choice(["auto", "avahi", "zeroconf"]),
+              default="auto", show_default=True,
+              help="Browse through the system's avahi-daemon (auto: when it runs and no "
+                   "--interface is given) or with tablebox's own mDNS socket (zeroconf).")
 def discover(timeout: float | None, as_json: bool, watch: bool, interfaces: tuple[str, ...],
-             tables: bool) -> None:
+             tables: bool, backend: str) -> None:
     """Find tablebox boxes on the local network (mDNS) and list their tables."""
     import msgspec
     import trio
 
     from clients import browse
+
+    async def source() -> browse.ServiceSource | None:
+        return await browse_source(backend, interfaces)
 
     def line(box: browse.FoundBox) -> str:
         where = f"{box.addresses[0]}:{box.port}" if box.addresses else f"{box.host}:{box.port}"
@@ -48,7 +78,7 @@ def discover(timeout: float | None, as_json: bool, watch: bool, interfaces: tupl
 
     async def run_watch() -> None:
         with trio.move_on_after(timeout if timeout is not None else float("inf")):
-            async with browse.open_browser(interfaces) as (_browser, events):
+            async with browse.open_browser(interfaces, await source()) as (_browser, events):
                 async for event in events:
                     if as_json:
                         click.echo(json.dumps({"event": event.kind, "box": event.box.to_json()},
@@ -68,7 +98,8 @@ def discover(timeout: float | None, as_json: bool, watch: bool, interfaces: tupl
             out["tables_error"] = str(e) or "no answer"
 
     async def run_discover() -> list[dict[str, Any]]:
-        found = await browse.discover(3.0 if timeout is None else timeout, interfaces)
+        found = await browse.discover(3.0 if timeout is None else timeout, interfaces,
+                                      await source())
         rows = [{"box": box} for box in found]
         if tables:
             async with trio.open_nursery() as nursery:

@@ -1,9 +1,11 @@
 """Discovery: what the box tells the local network about itself, and the helpers shared by
-the mDNS advertiser (``mdns``), the Bluetooth profile (``bluetooth``).
+the mDNS advertisers (``mdns`` through python-zeroconf, ``avahi`` through the system's
+avahi-daemon), the Bluetooth profile (``bluetooth``).
 
 Owns ``BoxSummary`` (the public counts the daemon hands to the advertiser), the stable box id
-(generated once, kept in the data directory) and the TXT records' contents; the service types
-and the TXT wire format are ``hostd.protocol.discovery``, shared with the clients' browser.
+(generated once, kept in the data directory), the TXT records' contents, and how often they
+may change (``Pending``); the service types and the TXT wire format are
+``hostd.protocol.discovery``, shared with the clients' browser.
 
 Must never put anything secret on the air: no join code, token, seat name, hand or seed. A
 ``BoxSummary`` is built from counts and game ids only, so a secret cannot reach a TXT record
@@ -12,14 +14,15 @@ even by mistake. This module imports only the standard library.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import secrets
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from hostd.protocol.discovery import (  # re-exported: hostd's modules use them from here
     HTTP_SERVICE_TYPE,
@@ -32,6 +35,8 @@ from hostd.protocol.discovery import (  # re-exported: hostd's modules use them 
 )
 
 MAX_LABEL_BYTES = 63  # a DNS label, and so an instance name, is at most 63 bytes
+UPDATE_INTERVAL = 1.0  # at most one TXT update a second, whichever backend publishes
+SETTLE = 0.2  # wait this long after a change, so a burst becomes one update
 MAX_GAMES_BYTES = 200  # the games= entry stays well inside one 255-byte TXT string
 DEFAULT_BOX_NAME = "tablebox"
 BOX_ID_FILE = "box-id"
@@ -111,6 +116,41 @@ def instance_label(name: str, number: int = 1) -> str:
     return cut_utf8(base, MAX_LABEL_BYTES - len(suffix)).rstrip() + suffix
 
 
+@dataclass
+class Pending:
+    """The counts to advertise and when they may next go out, whichever backend publishes:
+    a burst of changes becomes one update, ``SETTLE`` after its first change and never sooner
+    than ``UPDATE_INTERVAL`` after the last publish. The caller passes the clock."""
+
+    summary: BoxSummary = field(default_factory=BoxSummary)
+    dirty_since: float | None = None  # the first change not yet published
+    last_publish: float = -math.inf
+
+    def change(self, summary: BoxSummary, now: float) -> bool:
+        """Take new counts; True if they differ from the ones held."""
+        if summary == self.summary:
+            return False
+        self.summary = summary
+        if self.dirty_since is None:
+            self.dirty_since = now
+        return True
+
+    def due_at(self) -> float | None:
+        """When the pending change may go out (None: nothing pending)."""
+        if self.dirty_since is None:
+            return None
+        return max(self.dirty_since + SETTLE, self.last_publish + UPDATE_INTERVAL)
+
+    def due(self, now: float) -> bool:
+        """Nothing is held back: no change pending, or the pending one may go out now."""
+        at = self.due_at()
+        return at is None or now >= at
+
+    def published(self, now: float) -> None:
+        self.last_publish = now
+        self.dirty_since = None
+
+
 def new_box_id() -> str:
     return secrets.token_hex(8)
 
@@ -135,6 +175,20 @@ def load_box_id(data_dir: Path) -> str:
     tmp.write_text(box_id + "\n", encoding="ascii")
     os.replace(tmp, path)  # atomic: a crash never leaves half an id
     return box_id
+
+
+class _Warns(Protocol):
+    def warning(self, event: str, **kw: Any) -> Any: ...
+
+
+def box_id_for(data_dir: Path, log: _Warns) -> str:
+    """The stable id (``load_box_id``), or a fresh one and a warning on ``log``: the box still
+    advertises; its id just will not survive a restart."""
+    try:
+        return load_box_id(data_dir)
+    except OSError as e:
+        log.warning("box_id_not_saved", error=e.strerror or str(e))
+        return new_box_id()
 
 
 def server_name(box_id: str) -> str:
@@ -174,7 +228,8 @@ def http_txt(*, box_id: str, name: str) -> dict[str, str]:
 
 
 __all__ = [
-    "HTTP_SERVICE_TYPE", "RFCOMM_CHANNEL", "RFCOMM_SERVICE_UUID", "SERVICE_TYPE", "TXT_VERSION",
-    "BoxSummary", "clean_name", "cut_utf8", "decode_txt", "http_txt", "instance_label",
-    "load_box_id", "new_box_id", "parse_txt_rdata", "server_name", "tablebox_txt",
+    "HTTP_SERVICE_TYPE", "RFCOMM_CHANNEL", "RFCOMM_SERVICE_UUID", "SERVICE_TYPE", "SETTLE",
+    "TXT_VERSION", "UPDATE_INTERVAL", "BoxSummary", "Pending", "box_id_for", "clean_name",
+    "cut_utf8", "decode_txt", "http_txt", "instance_label", "load_box_id", "new_box_id",
+    "parse_txt_rdata", "server_name", "tablebox_txt",
 ]

@@ -22,7 +22,6 @@ every failure is one log line and the daemon carries on without mDNS.
 
 from __future__ import annotations
 
-import math
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -45,12 +44,12 @@ from hostd.discovery import (
     HTTP_SERVICE_TYPE,
     SERVICE_TYPE,
     BoxSummary,
+    Pending,
+    box_id_for,
     decode_txt,
     http_txt,
     instance_label,
-    load_box_id,
     netif,
-    new_box_id,
     parse_txt_rdata,
     server_name,
     tablebox_txt,
@@ -58,8 +57,6 @@ from hostd.discovery import (
 from hostd.logs import get_logger
 from hostd.protocol import PROTOCOL_VERSION
 
-UPDATE_INTERVAL = 1.0  # at most one TXT update a second
-SETTLE = 0.2  # wait this long after a change, so a burst becomes one update
 PRE_BROWSE = 1.5  # browse this long before choosing a name, so the cache knows the neighbours
 INTERFACE_REFRESH = 15.0  # re-read interface addresses this often (DHCP, Wi-Fi coming up late)
 REANNOUNCE_DELAY = 1.5  # after a rival's goodbye for a shared name, announce again
@@ -88,12 +85,10 @@ class Advertiser:
         self.zc = zc
         self.ifs = ifs
         self.log = get_logger("hostd.discovery.mdns")
-        self.summary = BoxSummary()
+        self.pending = Pending()
         self.number = 1
         self.infos: dict[str, ServiceInfo] = {}  # service type -> what is registered
         self.published: _Desired | None = None
-        self.last_publish = -math.inf
-        self.dirty_since: float | None = None
         self.reannounce_at: float | None = None
         self.next_refresh = trio.current_time() + INTERFACE_REFRESH
         self.wake = trio.Event()
@@ -101,10 +96,7 @@ class Advertiser:
 
     # -- called from trio (browser callbacks arrive through the trio token) ----------------
     def set_summary(self, summary: BoxSummary) -> None:
-        if summary != self.summary:
-            self.summary = summary
-            if self.dirty_since is None:
-                self.dirty_since = trio.current_time()
+        if self.pending.change(summary, trio.current_time()):
             self.wake.set()
 
     def on_browse(self, service_type: str, name: str, change: ServiceStateChange) -> None:
@@ -119,7 +111,7 @@ class Advertiser:
     def desired(self) -> _Desired:
         label = instance_label(self.config.box_name, self.number)
         txt = tablebox_txt(box_id=self.box_id, name=self.config.box_name, software=__version__,
-                           protocol=PROTOCOL_VERSION, summary=self.summary)
+                           protocol=PROTOCOL_VERSION, summary=self.pending.summary)
         return _Desired(label, tuple(txt.items()),
                         tuple(http_txt(box_id=self.box_id, name=self.config.box_name).items()),
                         self.ifs.advertise)
@@ -158,8 +150,8 @@ class Advertiser:
     def _timeout(self) -> float:
         now = trio.current_time()
         deadlines = [self.next_refresh]
-        if self.dirty_since is not None:
-            deadlines.append(max(self.dirty_since + SETTLE, self.last_publish + UPDATE_INTERVAL))
+        if (at := self.pending.due_at()) is not None:
+            deadlines.append(at)
         if self.reannounce_at is not None:
             deadlines.append(self.reannounce_at)
         return max(0.0, min(deadlines) - now)
@@ -200,8 +192,7 @@ class Advertiser:
         if rivals and self.reannounce_at is None:
             self.reannounce_at = now + REANNOUNCE_DELAY  # we keep the name: reassert it
         d = self.desired()
-        due = self.dirty_since is None or (
-            now >= self.dirty_since + SETTLE and now >= self.last_publish + UPDATE_INTERVAL)
+        due = self.pending.due(now)
         moved = self.published is not None and d.addresses != self.published.addresses
         if d != self.published and (due or moved):
             await self.update(d)
@@ -224,8 +215,7 @@ class Advertiser:
                 self.number += 1
                 continue
             self.published = d
-            self.last_publish = trio.current_time()
-            self.dirty_since = None
+            self.pending.published(trio.current_time())
             self.log.info("mdns_registered", name=d.label, port=self.config.tcp_port,
                           http_port=self.config.http_port, addresses=list(d.addresses),
                           box_id=self.box_id)
@@ -242,10 +232,9 @@ class Advertiser:
                 await self._call(self.zc.update_service, info)
                 self.infos[t] = info
         self.published = d
-        self.last_publish = trio.current_time()
-        self.dirty_since = None
-        self.log.debug("mdns_updated", name=d.label, tables=self.summary.open_tables,
-                       free=self.summary.free_seats)
+        self.pending.published(trio.current_time())
+        self.log.debug("mdns_updated", name=d.label, tables=self.pending.summary.open_tables,
+                       free=self.pending.summary.free_seats)
 
     async def unregister(self) -> None:
         infos, self.infos = self.infos, {}
@@ -267,15 +256,6 @@ class Advertiser:
         if ifs.listen:
             self.waiting_logged = False
         self.ifs = ifs
-
-
-def _box_id(config: Config) -> str:
-    try:
-        return load_box_id(config.data_dir)
-    except OSError as e:
-        # Still advertise; the id just will not survive a restart.
-        get_logger("hostd.discovery.mdns").warning("box_id_not_saved", error=e.strerror)
-        return new_box_id()
 
 
 async def run_mdns(config: Config, summaries: trio.MemoryReceiveChannel[BoxSummary], *,
@@ -303,7 +283,7 @@ async def run_mdns(config: Config, summaries: trio.MemoryReceiveChannel[BoxSumma
         log.error("mdns_unavailable", error=str(e))
         task_status.started()
         return
-    adv = Advertiser(config, _box_id(config), zc, ifs)
+    adv = Advertiser(config, box_id_for(config.data_dir, log), zc, ifs)
     token = trio.lowlevel.current_trio_token()
 
     def on_change(zeroconf: Zeroconf, service_type: str, name: str,

@@ -44,6 +44,7 @@ data_dir = "/var/lib/tb"
 control = "/run/tb/c.sock"
 mdns = false
 mdns_interfaces = ["wlan0", "eth0"]
+mdns_backend = "zeroconf"
 bluetooth = false
 ai_speed = 0
 grace_seconds = 45
@@ -73,7 +74,8 @@ hotspot_address = "10.77.0.1/24"
     c = loaded.config
     assert (c.box_name, c.bind, c.tcp_port, c.http_port) == ("Café Luna", "::", 7000, 80)
     assert (c.data_dir, c.control) == (Path("/var/lib/tb"), Path("/run/tb/c.sock"))
-    assert (c.mdns, c.mdns_interfaces, c.bluetooth) == (False, ("wlan0", "eth0"), False)
+    assert (c.mdns, c.mdns_interfaces, c.mdns_backend, c.bluetooth) == (
+        False, ("wlan0", "eth0"), "zeroconf", False)
     assert (c.ai_speed, c.grace_seconds, c.turn_timer) == (0.0, 45.0, 30.5)
     assert isinstance(c.ai_speed, float) and isinstance(c.grace_seconds, float)
     assert (c.log_level, c.log_file, c.log_file_bytes, c.log_file_backups) == (
@@ -120,6 +122,7 @@ hotspot_address = "10.77.0.1/24"
     ('mdns_interfaces = "wlan0"', "mdns_interfaces", "a list of distinct interface names"),
     ('mdns_interfaces = ["wlan0", "wlan0"]', "mdns_interfaces", "a list of distinct"),
     ('mdns_interfaces = ["a/b"]', "mdns_interfaces", "a list of distinct"),
+    ('mdns_backend = "bonjour"', "mdns_backend", '"auto", "avahi", "zeroconf"'),
     ("log_file_bytes = 10", "log_file_bytes", "an integer 65536-1073741824"),
     ("max_connections = -1", "max_connections", "an integer 0-1000000 (0: as many as"),
     ('max_connections = "lots"', "max_connections", "an integer 0-1000000"),

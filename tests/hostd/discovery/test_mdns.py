@@ -22,6 +22,10 @@ from hostd.protocol import PROTOCOL_VERSION
 SEEN = 20.0  # seconds to wait for something to appear on the network
 
 
+# This file tests our own responder: never Avahi, even on a machine whose system bus runs one
+# (which would carry these namespaced daemons onto the real network).
+ZEROCONF = ("--mdns-backend", "zeroconf")
+
 async def advertiser(procs: Procs, ns: Netns, tmp: Path, tag: str, name: str,
                      *extra: str) -> Proc:
     return await procs.start(ns.exec_args(
@@ -32,7 +36,8 @@ async def advertiser(procs: Procs, ns: Netns, tmp: Path, tag: str, name: str,
 
 async def watcher(procs: Procs, ns: Netns, tmp: Path) -> Proc:
     return await procs.start(ns.exec_args(
-        str(BIN / "tablebox"), "discover", "--watch", "--json", "--timeout", "120"),
+        str(BIN / "tablebox"), "discover", "--watch", "--json", "--timeout", "120",
+        *ZEROCONF),
         tmp / "watch.log")
 
 
@@ -127,7 +132,7 @@ async def test_two_boxes_announcing_one_name_end_with_distinct_names(tmp_path: P
             await watch.next_json(event("added", instance="Twins (2)"), 30)
             await trio.sleep(4)  # let re-announcements settle, then look at the final picture
             probe = await procs.start(ns.exec_args(
-                str(BIN / "tablebox"), "discover", "--json", "--timeout", "4"),
+                str(BIN / "tablebox"), "discover", "--json", "--timeout", "4", *ZEROCONF),
                 tmp_path / "probe.log")
             out = json.loads(await probe.output(30))
             assert probe.process.returncode == 0
@@ -164,7 +169,7 @@ async def test_the_daemon_advertises_its_tables_and_says_goodbye(tmp_path: Path)
                 daemon = await procs.start(ns.exec_args(
                     str(BIN / "tablebox"), "serve", "--data", str(tmp_path / "data"),
                     "--control", control, "--bind", "0.0.0.0", "--tcp-port", "0",
-                    "--http-port", "0", "--mdns", "--no-bluetooth", "--box-name", "Salle",
+                    "--http-port", "0", "--mdns", *ZEROCONF, "--no-bluetooth", "--box-name", "Salle",
                     "--ai-speed", "0", "--ai-processes", "0"), tmp_path / "daemon.log",
                     read=False)
                 box = (await watch.next_json(event("added", instance="Salle"), SEEN))["box"]
@@ -182,7 +187,7 @@ async def test_the_daemon_advertises_its_tables_and_says_goodbye(tmp_path: Path)
 
                 # `tablebox discover` lists the box and asks it for its tables.
                 found = json.loads(await cli(procs, tmp_path, "discover", "--json",
-                                             "--timeout", "3", netns=ns))
+                                             "--timeout", "3", *ZEROCONF, netns=ns))
                 [listed] = found["boxes"]
                 assert [t["code"] for t in listed["tables"]] == [made["code"]]
 
