@@ -248,7 +248,10 @@ class Client:
                 self.closed = Disconnected("the host went silent")
                 await self.transport.aclose()
                 return
-            if now - max(self._last_rx, self._last_tx) >= ping_after:
+            # The box's silence clock counts only what it hears from us: a spectator or a seat
+            # waiting through a long run of computer moves receives all the time, and must
+            # still say something every ``ping_after`` or be closed as silent.
+            if now - self._last_tx >= ping_after:
                 try:
                     await self.send(Ping())
                 except ClientError:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+import warnings
 from typing import Any, TextIO
 
 import trio
@@ -395,6 +396,10 @@ def run(host: str, port: int, *, code: str | None = None, name: str | None = Non
 
 def _interrupted() -> int:
     """Ctrl-C: a clean line, no traceback; the seat is covered by the AI after the grace."""
+    # A Ctrl-C can land between a task's start_soon and its first step; that coroutine is
+    # then dropped unawaited, and Python would print a RuntimeWarning over the goodbye line.
+    warnings.filterwarnings("ignore", message="coroutine .* was never awaited",
+                            category=RuntimeWarning)
     sys.stdout.write("\n* bye (the computer covers your seat if you do not come back)\n")
     sys.stdout.flush()
     return 130

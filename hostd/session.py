@@ -29,7 +29,6 @@ from hostd.logs import get_logger
 from hostd.protocol import codes
 from hostd.protocol.framing import FrameError, parse_client
 from hostd.protocol.messages import (
-    PING_AFTER,
     PROTOCOL_VERSION,
     ClientBye,
     ClientMessage,
@@ -252,7 +251,7 @@ class Session:
                 return False
             self.hello = True
             conn.push(_encode(Welcome(
-                re=msg.id, server=SERVER, box=hub.config.box_name, ping_after=PING_AFTER,
+                re=msg.id, server=SERVER, box=hub.config.box_name, ping_after=hub.settings.ping_after,
                 dead_after=hub.settings.dead_after, join_urls=list(hub.join_urls),
                 release=version(), wifi=hub.wifi())))
             return True

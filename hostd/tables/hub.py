@@ -31,7 +31,7 @@ from engine.errors import OptionError
 from hostd.config import Config
 from hostd.logs import get_logger
 from hostd.protocol import codes
-from hostd.protocol.messages import HostBye, TableSummary, Text, encode
+from hostd.protocol.messages import PING_AFTER, HostBye, TableSummary, Text, encode
 from hostd.store import Store
 from hostd.tables.ai import AIWorkers
 from hostd.tables.core import CODE_ALPHABET, Reject, TableCore, TableMeta, clean_name
@@ -119,6 +119,7 @@ class HubSettings:
     rate: float = 100.0  # frames a second a connection may send, on average
     burst: float = 200.0  # and in a burst
     dead_after: float = 25.0  # a link silent this long is closed
+    ping_after: float = PING_AFTER  # what Welcome tells clients: ping after this long unsent
 
 
 @dataclass

@@ -143,6 +143,29 @@ async def test_a_silent_link_is_closed() -> None:
         assert c.bye is not None and c.bye.reason.key == "bye.silent"
 
 
+async def test_a_link_that_only_receives_still_pings_and_stays_open() -> None:
+    """A spectator (or a seat waiting through computer moves) hears the box all the time but
+    says nothing: its heartbeat must still speak, since the box's silence clock counts only
+    what it hears."""
+    settings = HubSettings(ai_speed=0, grace_seconds=0.2, dead_after=1.0, ping_after=0.2)
+    async with running_daemon(settings=settings) as d:
+        t = await ask(d.control, "tables.new", game="toy", players=2)
+        async with connect(port=d.tcp_port, record=True) as watcher:
+            assert watcher.welcome is not None and watcher.welcome.ping_after == 0.2
+            await watcher.spectate(t["id"])
+            seen = len(watcher.messages or [])
+            end = trio.current_time() + 3 * settings.dead_after
+            while trio.current_time() < end:  # seats taken and given back: states flow
+                async with connect(port=d.tcp_port) as p:
+                    await p.join(t["code"], "Ana", seat=0)
+                    await p.leave(t["id"])
+                await trio.sleep(0.05)
+            got = (watcher.messages or [])[seen:]
+            assert sum(isinstance(m, State) for m in got) >= 10, got
+            assert watcher.closed is None and watcher.bye is None
+            assert isinstance(await watcher.ping(), Pong)
+
+
 async def test_refused_intents_change_nothing_and_touch_nobody_else() -> None:
     async with running_daemon() as d:
         t = await ask(d.control, "tables.new", game="toy", players=2)
