@@ -72,6 +72,8 @@ def _message(match: Match, game: str, version: int, seats: list[SeatSummary],
         outcome=to_data(outcome) if outcome is not None else None,
         name=f"Table {code[-1]}", code=code,
         status="finished" if outcome is not None else "playing",
+        common=to_data(match.game.common(match.view(None))),
+        presentation=to_data(match.game.info.presentation),
     )
     # exactly what a spectator's link carries
     decoded = host_decoder.decode(encode(msg))

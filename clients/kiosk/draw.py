@@ -51,8 +51,22 @@ class Ctx:
     now: float
 
 
-def side_color(i: int | None) -> Color:
-    return MUTED if i is None or i < 0 else SIDE_COLORS[i % len(SIDE_COLORS)]
+# The colour names a presentation descriptor may give its sides (engine/presentation.py).
+NAMED_COLORS: dict[str, Color] = {
+    "blue": SIDE_COLORS[0], "green": SIDE_COLORS[1], "red": SIDE_COLORS[2],
+    "yellow": (232, 204, 70), "purple": SIDE_COLORS[4], "orange": SIDE_COLORS[3],
+    "white": (236, 232, 220), "black": (34, 34, 40),
+}
+
+
+def side_color(i: int | None, entry: TableEntry | None = None) -> Color:
+    """A side's colour: the one its game's descriptor names, else the kiosk's own order."""
+    if i is None or i < 0:
+        return MUTED
+    named = (entry.presentation or {}).get("seat_colours") if entry is not None else None
+    if isinstance(named, list) and i < len(named) and named[i] in NAMED_COLORS:
+        return NAMED_COLORS[named[i]]
+    return SIDE_COLORS[i % len(SIDE_COLORS)]
 
 
 def panel(surf: pygame.Surface, rect: Rect, color: Color = PANEL, radius: int | None = None,

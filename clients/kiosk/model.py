@@ -2,7 +2,8 @@
 
 The network task feeds it protocol messages (``on_welcome``, ``on_tables``, ``on_state``...);
 the drawing code reads it. It keeps only what the host sent to a spectator (the public view,
-the seat summaries, the outcome), so the screen can never show anything hidden. Times are
+its common part, the seat summaries, the outcome, each game's presentation descriptor), so the
+screen can never show anything hidden. Times are
 ``time.monotonic()`` values passed in by the caller, which keeps this module pure and its
 choices (rotation, following the table that moved) testable without waiting.
 
@@ -41,10 +42,18 @@ class TableEntry:
     moved_at: float = 0.0
     shown_since: float | None = None  # on screen since (None: not on screen)
     last_shown: float = -1.0
+    # The game's presentation descriptor (engine/presentation.py as data): its family picks
+    # the renderer. None until the host has sent one for this game.
+    presentation: dict[str, Any] | None = None
 
     @property
     def view(self) -> dict[str, Any] | None:
         return self.state.view if self.state is not None else None
+
+    @property
+    def common(self) -> dict[str, Any] | None:
+        """The view's part every game shares (engine/presentation.py ``Common``), if sent."""
+        return self.state.common if self.state is not None else None
 
     @property
     def to_act(self) -> list[int]:
@@ -83,6 +92,9 @@ class Model:
         self.wifi = ""
         self.tables: dict[str, TableEntry] = {}
         self.on_screen: list[str] = []
+        # One descriptor per game id: it never changes while a box runs, and a message that
+        # carries one (a ``presentation`` field) teaches it for every table of that game.
+        self.presentations: dict[str, dict[str, Any]] = {}
         self.revision = 0
 
     # -- the link ----------------------------------------------------------------------------
@@ -125,6 +137,7 @@ class Model:
             entry.status = t.status
             if entry.state is None or t.seats:
                 entry.seats = list(t.seats)
+            self._descriptor(entry, t)
         self.revision += 1
         return list(listed)
 
@@ -146,7 +159,23 @@ class Model:
         entry.status = msg.status
         entry.seats = list(msg.seats)
         entry.deadline_at = None if msg.deadline is None else now + msg.deadline
+        self._descriptor(entry, msg)
         self.revision += 1
+
+    def learn(self, game: str, presentation: dict[str, Any]) -> None:
+        """The presentation descriptor of ``game`` (the catalogue entry's, as data)."""
+        self.presentations[game] = presentation
+        for entry in self.tables.values():
+            if entry.game == game:
+                entry.presentation = presentation
+        self.revision += 1
+
+    def _descriptor(self, entry: TableEntry, msg: object) -> None:
+        # An additive protocol field: read only when this box's messages carry it.
+        sent = getattr(msg, "presentation", None)
+        if isinstance(sent, dict):
+            self.presentations[entry.game] = sent
+        entry.presentation = self.presentations.get(entry.game)
 
     def drop(self, table_id: str) -> None:
         if self.tables.pop(table_id, None) is not None:

@@ -114,7 +114,7 @@ def draw_tile(ctx: Ctx, model: Model, entry: TableEntry, tile: Rect, *, fresh: b
         previous_clip = s.get_clip()
         s.set_clip(game)
         try:
-            renderer_for(entry.game)(ctx, game, entry)
+            renderer_for(entry)(ctx, game, entry)
         finally:
             s.set_clip(previous_clip)
     if entry.outcome is not None and outcome_showing(entry, ctx.now):
@@ -254,7 +254,7 @@ def _seats(ctx: Ctx, entry: TableEntry, area: Rect, pad: int) -> None:
         else:
             dot = (inner.x + dot_r, row.centery)
             text_box = Rect(inner.x + 3 * dot_r, row.y, inner.w - 3 * dot_r, row.h)
-        pygame.draw.circle(ctx.surface, d.side_color(seat.team), dot, dot_r)
+        d.draw_chip(ctx.surface, dot, dot_r, d.side_color(seat.team, entry))
         name_w = round(text_box.w * 0.54)
         if t.rtl:
             name_box = Rect(text_box.right - name_w, row.y, name_w, row.h)

@@ -176,6 +176,9 @@ class State(_Reply, tag="state", frozen=True):
     # The view's part every client understands (engine/presentation.py ``Common``): the seat,
     # who acts, the own hand, hand counts, sides, scores by side, phase and captions.
     common: dict[str, Any] | None = None
+    # The game's drawing instructions (engine/presentation.py ``Presentation`` as data): the
+    # family renderer, zones and gestures, the same for every seat and every state of a game.
+    presentation: dict[str, Any] | None = None
 
 
 class Rejected(_Reply, tag="rejected", frozen=True):

@@ -23,6 +23,7 @@ seats acting in the same phase do not make each other stale.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import unicodedata
@@ -66,6 +67,12 @@ def clean_name(raw: str) -> str:
     text = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in raw)
     return " ".join(text.split())[:MAX_NAME].strip()
 
+
+
+@functools.cache
+def _presentation(game: Game[Any]) -> bytes:
+    """A game's descriptor, encoded once: it never changes while the daemon runs."""
+    return encode_data(game.info.presentation)
 
 class Reject(Exception):
     """A refused request. ``code`` is stable (``hostd.protocol.codes``); nothing changed."""
@@ -337,6 +344,7 @@ class TableCore:
             re=re, table=self.id, game=self.meta.game, version=self.version, seat=seat,
             view=cast(Any, msgspec.Raw(view)), legal=cast(Any, msgspec.Raw(legal)),
             common=cast(Any, msgspec.Raw(common)), to_act=list(self.to_act()),
+            presentation=cast(Any, msgspec.Raw(_presentation(self.game))),
             seats=self.seat_summaries() if seats is None else seats, deadline=deadline,
             outcome=wire.to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
             name=self.meta.name, code=self.meta.code, status=self.status)

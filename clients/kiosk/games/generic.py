@@ -1,7 +1,8 @@
 """The picture of a game the kiosk has no renderer for: what any view has in common.
 
-It says the screen cannot draw the game yet and lists the view's simple public fields (scores,
-phase, counts) so the table is still followable. It reads only the view it is given.
+It says the screen cannot draw the game yet, shows the game's captions and last move from the
+common part, and lists the view's simple public fields (scores, phase, counts) so the table is
+still followable. It reads only the view and the common part it is given.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pygame import Rect
 
 from clients.kiosk import draw as d
 from clients.kiosk.draw import Ctx
+from clients.kiosk.games.public import public
 from clients.kiosk.model import TableEntry
 
 MAX_ROWS = 12
@@ -38,6 +40,14 @@ def draw(ctx: Ctx, rect: Rect, entry: TableEntry) -> None:
     head = Rect(rect.x, rect.y, rect.w, max(18, rect.h // 9))
     d.label(ctx, t.t("kiosk.unknown_game", game=entry.title or entry.game), head,
             round(head.h * 0.6), d.MUTED, align="center")
+    # the game's own status lines and last move, from the common part the host sends
+    pub = public(ctx, entry)
+    status = "  ·  ".join(x for x in (*pub.captions, pub.last) if x)
+    if status:
+        line = Rect(rect.x, head.bottom, rect.w, head.h)
+        d.label(ctx, status, line.inflate(-rect.w // 16, 0), round(line.h * 0.55), d.GOLD,
+                align="center")
+        head = head.union(line)
     rows = [(k, v) for k, v in view.items() if k not in ("type", "seat")]
     shown = [(k, s) for k, v in rows if (s := _show(v)) is not None][:MAX_ROWS]
     if not shown:

@@ -3,14 +3,17 @@
     python -m tests.clients.kiosk.screenshots docs/img
 
 Each picture is drawn exactly as the kiosk draws a frame, from spectator states built by
-``bench.samples`` (so nothing hidden can be in them either).
+``bench.samples`` or by ``spectator_states`` here (so nothing hidden can be in them either).
+The helpers are shared with the kiosk tests.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -19,9 +22,13 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from bench.samples import WELCOME, Sample, play_samples
+from bench.samples import GAMES, OPTIONS, WELCOME, Sample, play_samples, seats_for
 from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
+from engine import registry
+from engine.codec import to_data
+from engine.match import Match
+from hostd.protocol.messages import State, encode, host_decoder
 
 # (file, game, moment, language, size, table name)
 SHOTS = [
@@ -31,6 +38,9 @@ SHOTS = [
     ("kiosk-president-ar.png", "president", "late", "ar", (1280, 720), "الطاولة الكبيرة"),
     ("kiosk-president-touch.png", "president", "between", "en", (800, 480), "Bar"),
 ]
+# Drawn from a random game's state with its common part, as the host sends it: a game the grid
+# family draws with a seven-line hook (what a cell's letter means).
+FAMILY_SHOTS = [("kiosk-checkers.png", "checkers", "en", (1280, 720), "Corner table")]
 SPLIT = ("kiosk-split.png", (1920, 1080))
 
 
@@ -39,12 +49,56 @@ def renamed(sample: Sample, name: str, table: str = "t1", code: str = "K7QF") ->
     return Sample(sample.game, sample.label, state)
 
 
-def draw(picks: list[Sample], lang: str, size: tuple[int, int], path: Path) -> None:
-    model = Model("127.0.0.1")
-    model.link_up(WELCOME, 0.0)
-    model.on_tables([p.summary for p in picks], 0.0)
+def _message(match: Match, game: str, version: int, seats: Any) -> State:
+    outcome = match.outcome()
+    view = match.view(None)
+    msg = State(table="t1", game=game, version=version, seat=None, view=to_data(view), legal=[],
+                to_act=list(match.to_act()), seats=seats,
+                outcome=to_data(outcome) if outcome is not None else None, name="Table K",
+                code="K7QF", status="finished" if outcome is not None else "playing",
+                common=to_data(match.game.common(view)))
+    decoded = host_decoder.decode(encode(msg))
+    assert isinstance(decoded, State)
+    return decoded
+
+
+def spectator_states(game: str, seed: int = 5, every: int = 23) -> list[State]:
+    """Spectator states of one game played by random legal moves, every ``every`` moves."""
+    g = registry.get(game)
+    match = Match.start(g, GAMES[game], OPTIONS.get(game), seed)
+    seats = seats_for(match.players, match.teams())
+    rng = random.Random(seed)
+    out: list[State] = []
+    for version in range(3000):
+        if match.outcome() is not None:
+            break
+        if not match.to_act():
+            if not match.resolve_chance():
+                break
+            continue
+        if version % every == 0:
+            out.append(_message(match, game, version, seats))
+        legal = match.legal(match.to_act()[0])
+        match.act(match.to_act()[0], legal[rng.randrange(len(legal))])
+    out.append(_message(match, game, 3000, seats))
+    return out
+
+
+def model_for(*picks: Sample) -> Model:
+    """A kiosk's model that was sent these tables, and each game's presentation descriptor as
+    the catalogue has it (the sample messages do not carry one)."""
+    m = Model("127.0.0.1")
+    m.link_up(WELCOME, 0.0)
+    m.on_tables([p.summary for p in picks], 0.0)
     for p in picks:
-        model.on_state(p.state, 0.0)
+        m.on_state(p.state, 0.0)
+        if p.game in registry.ids() and p.game not in m.presentations:
+            m.learn(p.game, to_data(registry.get(p.game).info.presentation))
+    return m
+
+
+def draw(picks: list[Sample], lang: str, size: tuple[int, int], path: Path) -> None:
+    model = model_for(*picks)
     surface = pygame.Surface(size)
     Screen(lang).frame(surface, model, now=3.0)
     pygame.image.save(surface, str(path))
@@ -58,6 +112,10 @@ def main(out: Path) -> None:
                                                                    "president")}
     for file, game, moment, lang, size, name in SHOTS:
         draw([renamed(samples[game][moment], name)], lang, size, out / file)
+    for file, game, lang, size, name in FAMILY_SHOTS:
+        states = spectator_states(game)
+        draw([renamed(Sample(game, "middle", states[len(states) // 2]), name)], lang, size,
+             out / file)
     split = [renamed(samples["sequence"]["middle"], "Window table", "t1", "K7QF"),
              renamed(samples["euchre"]["late"], "Terrace", "t2", "M3XH"),
              renamed(samples["president"]["middle"], "Bar", "t3", "Q9DA")]

@@ -120,3 +120,17 @@ def test_the_freshest_table_is_the_one_that_just_moved() -> None:
     m.on_state(msgspec.structs.replace(state("b", 1)), 1.0)
     assert m.freshest(1.5) == "b"
     assert m.freshest(10.0) is None
+
+
+def test_a_games_descriptor_is_learnt_once_for_all_its_tables() -> None:
+    m = model("a")
+    assert m.tables["a"].presentation is None  # nothing sent yet: the generic picture
+    m.on_state(state("a", 1), 1.0)
+    before = m.revision
+    m.learn("euchre", {"family": "trick_taking", "zones": []})
+    assert m.revision > before
+    assert m.tables["a"].presentation == {"family": "trick_taking", "zones": []}
+    m.on_tables([summary("a"), summary("b")], 2.0)  # a table that comes later has it too
+    assert m.tables["b"].presentation == {"family": "trick_taking", "zones": []}
+    m.on_state(msgspec.structs.replace(state("c", 1), game="sequence"), 3.0)
+    assert m.tables["c"].presentation is None  # another game's is not borrowed

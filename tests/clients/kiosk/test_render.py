@@ -22,6 +22,7 @@ from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
 from engine import registry
 from hostd.protocol.messages import State
+from tests.clients.kiosk.screenshots import model_for
 
 SIZES = [(800, 480), (1280, 720), (1920, 1080)]
 
@@ -42,21 +43,6 @@ def samples() -> dict[str, list[Sample]]:
     return {game: play_samples(game) for game in GAMES}
 
 
-@pytest.fixture(scope="module")
-def screens() -> dict[str, Screen]:
-    pygame.display.init()
-    return {lang: Screen(lang) for lang in LANGUAGES}
-
-
-def model_for(*picks: Sample) -> Model:
-    m = Model("127.0.0.1")
-    m.link_up(WELCOME, 0.0)
-    m.on_tables([p.summary for p in picks], 0.0)
-    for p in picks:
-        m.on_state(p.state, 0.0)
-    return m
-
-
 def decode_qr(path: Path) -> list[str]:
     img = pygame.image.load(str(path))
     w, h = img.get_size()
@@ -72,6 +58,16 @@ def check_frame(screen: Screen, surface: pygame.Surface) -> None:
         assert bounds.contains(item.rect), f"{item.text!r} at {item.rect} leaves {bounds}"
 
 
+def check_panels(screen: Screen, surface: pygame.Surface, label: str) -> None:
+    """Every text inside the screen, and inside its own part of the one tile: no label spills
+    into a neighbour's."""
+    check_frame(screen, surface)
+    lay = tile_layout(surface.get_rect(), screen.tr.rtl)
+    for item in screen.text.drawn:
+        assert any(part.contains(item.rect) for part in (lay.header, lay.side, lay.game)), (
+            f"{item.text!r} at {item.rect} is in no panel ({label})")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", list(GAMES))
@@ -83,12 +79,7 @@ def test_game_views(game: str, lang: str, size: tuple[int, int], samples: dict[s
         surface = pygame.Surface(size)
         shown = screen.frame(surface, model, now=3.0)
         assert [e.id for e in shown] == [sample.state.table]
-        check_frame(screen, surface)
-        # and inside its own part of the tile: no label spills into a neighbour's
-        lay = tile_layout(surface.get_rect(), screen.tr.rtl)
-        for item in screen.text.drawn:
-            assert any(part.contains(item.rect) for part in (lay.header, lay.side, lay.game)), (
-                f"{item.text!r} at {item.rect} is in no panel ({sample.label})")
+        check_panels(screen, surface, sample.label)
         texts = " ".join(item.text for item in screen.text.drawn)
         assert sample.state.code in texts
         assert sample.state.name in texts
@@ -155,11 +146,7 @@ def test_a_game_with_no_client_code_is_drawn_readably(
         model = model_for(sample)
         surface = pygame.Surface(size)
         assert [e.id for e in screen.frame(surface, model, now=3.0)] == [sample.state.table]
-        check_frame(screen, surface)
-        lay = tile_layout(surface.get_rect(), screen.tr.rtl)
-        for item in screen.text.drawn:
-            assert any(part.contains(item.rect) for part in (lay.header, lay.side, lay.game)), (
-                f"{item.text!r} at {item.rect} is in no panel ({sample.label})")
+        check_panels(screen, surface, sample.label)
         texts = " ".join(item.text for item in screen.text.drawn)
         assert sample.state.code in texts
         # The view's own fields are on screen, by name.
