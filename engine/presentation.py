@@ -102,11 +102,15 @@ class Gesture:
 
     ``fields`` are the action's field names the gesture fills: ``("card",)`` for a card,
     ``("row", "col")`` for a grid cell, ``("from", "to")`` for a move between points.
+    ``types`` names the action types it enters when only some of those that carry its fields
+    are entered that way (Sequence: a double names two squares, so it is a button, not a cell
+    tap); empty means every action with the fields.
     """
 
     fields: tuple[str, ...]
     kind: GestureKind
     zone: str = ""
+    types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

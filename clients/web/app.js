@@ -1,6 +1,7 @@
 // The shell of the web client: lobby, join, seats, turn and timer, connection state, settings,
 // results and rematch, reconnection, announcements. Each game's board is drawn by its
-// renderer module (games/<id>.js), which gets the view and the legal actions the host sent.
+// family's renderer (games/<family>.js), which gets the view, the legal actions and the
+// game's presentation descriptor the host sent.
 //
 // The client never decides what is legal: every intent it sends is one of the `legal`
 // actions of the latest state, sent back exactly as received, with that state's version.
@@ -11,14 +12,26 @@ import { Link } from "./net.js";
 import * as settingsStore from "./settings.js";
 import * as sound from "./sound.js";
 
-const RENDERERS = {
-  sequence: () => import("./games/sequence.js"),
-  euchre: () => import("./games/euchre.js"),
-  president: () => import("./games/president.js"),
+// One renderer per family (engine/presentation.py), chosen by the descriptor the host sends
+// with each state, never by game id; a family renderer that cannot draw a descriptor, and a
+// family with no renderer, fall back to the generic one (the view shown readably, every legal
+// action a button: games/generic.js).
+const FAMILIES = {
+  trick_taking: () => import("./games/trick_taking.js"),
+  shedding: () => import("./games/shedding.js"),
+  grid_board: () => import("./games/grid_board.js"),
 };
-// Every other game: the view shown readably, every legal action a button (games/generic.js).
 const GENERIC = () => import("./games/generic.js");
-const renderers = {};
+// A game's own small part of its family's drawing (games/hooks/<id>.js), where it has one.
+const HOOKS = {
+  checkers: () => import("./games/hooks/checkers.js"),
+  chess: () => import("./games/hooks/chess.js"),
+  sequence: () => import("./games/hooks/sequence.js"),
+  euchre: () => import("./games/hooks/euchre.js"),
+  president: () => import("./games/hooks/president.js"),
+};
+const NO_PRESENTATION = { family: "generic", zones: [], gestures: [], seat_colours: [] };
+const renderers = {}; // game -> {family, hook, presentation}
 
 const SEATS_KEY = "tablebox.seats"; // {tableId: {token, code, name, seat}}
 const CURRENT_KEY = "tablebox.current"; // the table this browser is seated at
@@ -188,7 +201,7 @@ function onState(msg) {
   settingsStore.apply(S.settings, msg.ai_speed ?? 1);
   const entry = seats()[msg.table];
   if (entry && msg.code && entry.code !== msg.code) remember(msg.table, { code: msg.code });
-  loadRenderer(msg.game).then(() => {
+  loadRenderer(msg.game, msg.presentation).then(() => {
     render();
     announceState();
     reloadWhenIdle();
@@ -407,8 +420,8 @@ function myTurn() {
 
 function announceState() {
   const st = S.state;
-  const r = renderers[st.game];
-  const last = r && r.describeLast ? r.describeLast(context()) : "";
+  const describeLast = drawer(st.game, "describeLast");
+  const last = describeLast ? describeLast(context()) : "";
   const wasMine = S.prev && S.prev.table === st.table && S.seat != null && S.prev.to_act.includes(S.seat);
   if (last && last !== S.announced) {
     S.announced = last;
@@ -432,13 +445,30 @@ function context() {
     myTurn: myTurn(), busy: S.pending || S.conn !== "open", seats: st.seats,
     prev: S.prev && S.prev.table === st.table ? S.prev : null,
     name: seatName, act, ui: S.ui, rerender: render,
+    presentation: renderers[st.game] ? renderers[st.game].presentation : NO_PRESENTATION,
+    hook: renderers[st.game] ? renderers[st.game].hook : {},
   };
 }
 
-async function loadRenderer(game) {
+async function loadRenderer(game, presentation) {
   await loadGame(game);
-  if (renderers[game]) return;
-  renderers[game] = await (RENDERERS[game] || GENERIC)();
+  // Chosen once per game; a state without a descriptor (an older box) keeps what is known.
+  const known = renderers[game];
+  if (known && (known.presentation !== NO_PRESENTATION || !presentation)) return;
+  const p = presentation || NO_PRESENTATION;
+  const load = FAMILIES[p.family];
+  let family = load ? await load() : null;
+  let hook = family && HOOKS[game] ? await HOOKS[game]() : {};
+  if (!family || !family.canDraw(p, hook)) [family, hook] = [await GENERIC(), {}];
+  renderers[game] = { family, hook, presentation: p, drawn: family.canDraw ? p.family : "generic" };
+}
+
+// A drawing part (describeLast, teamMark, seatBadges, scoreTable): the game's hook's if it
+// has one, else its family's; null when neither draws it.
+function drawer(game, name) {
+  const r = renderers[game];
+  if (!r) return null;
+  return r.hook[name] || r.family[name] || null;
 }
 
 // -- rendering: screens -----------------------------------------------------------------------
@@ -543,7 +573,8 @@ function tableItem(tb) {
 }
 
 function seatStrip(st) {
-  const r = renderers[st.game];
+  const teamMark = drawer(st.game, "teamMark");
+  const seatBadges = drawer(st.game, "seatBadges");
   return h("ol", { class: "seats", "aria-label": t("table.seats") }, st.seats.map((s) => {
     const acting = st.to_act.includes(s.seat) && !st.outcome;
     const badges = [];
@@ -554,8 +585,8 @@ function seatStrip(st) {
     }
     else if (s.covered) badges.push(h("span", { class: "badge covered" }, t("table.covering")));
     if (s.controller === "human" && !s.connected) badges.push(h("span", { class: "badge offline" }, `⚠ ${t("table.offline")}`));
-    const team = r && r.teamMark ? r.teamMark(s.team, context()) : null;
-    if (r && r.seatBadges) badges.push(...r.seatBadges(s.seat, context()));
+    const team = teamMark ? teamMark(s.team, context()) : null;
+    if (seatBadges) badges.push(...seatBadges(s.seat, context()));
     const count = st.view.hand_counts ? st.view.hand_counts[s.seat] : null;
     return h("li", { class: ["seat", acting && "acting", s.seat === S.seat && "mine"], "data-seat": String(s.seat) },
       h("span", { class: "seat-name" }, acting ? h("span", { class: "turn-mark", "aria-label": t("table.to_play") }, "▶ ") : null,
@@ -598,21 +629,23 @@ function tableScreen() {
       button(S.seat == null ? t("table.stop_watching") : t("table.leave"), () => {
         if (S.seat == null || confirm(t("table.leave_confirm"))) leave();
       }, { class: "quiet", "data-key": "leave" })));
-  const area = h("div", { class: ["game", `game-${st.game}`, S.pending && "busy"], id: "game", "data-version": String(st.version) },
-    r ? r.render(context()) : h("p", null, t("table.unknown_game", { game: st.game })));
+  const family = r ? r.family : null;
+  const area = h("div", { class: ["game", `game-${st.game}`, r && `family-${r.drawn}`, S.pending && "busy"],
+    id: "game", "data-version": String(st.version) },
+  family ? family.render(context()) : h("p", null, t("table.unknown_game", { game: st.game })));
   return h("div", { class: "table-screen" }, header, seatStrip(st), area,
     st.outcome ? results(st) : null);
 }
 
 function results(st) {
   const o = st.outcome;
-  const r = renderers[st.game];
+  const scoreTable = drawer(st.game, "scoreTable");
   const reason = o.reason ? t(o.reason) : "";
   return h("section", { class: "results card-panel", role: "region", "aria-labelledby": "results-title" },
     h("h2", { id: "results-title" }, t("results.heading")),
     h("p", { class: "winners" }, verdict(o)),
     reason ? h("p", { class: "muted" }, reason) : null,
-    r && r.scoreTable ? r.scoreTable(context()) : h("table", { class: "scores" },
+    scoreTable ? scoreTable(context()) : h("table", { class: "scores" },
       h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")), h("th", { scope: "col" }, t("results.score")))),
       h("tbody", null, o.scores.map((sc, i) => h("tr", { class: o.winners.includes(i) ? "won" : "" },
         h("th", { scope: "row" }, seatName(i), i === S.seat ? h("span", { class: "badge you" }, t("table.you")) : null,

@@ -4,7 +4,8 @@
 import { h } from "./dom.js";
 import { SUIT_SYMBOL, cardName, rankFace, t } from "./i18n.js";
 
-// opts: game, caption (text), selected, disabled, onclick, key, label, fresh, small
+// opts: game, caption (text), selected, disabled, onclick, key, label, fresh, small, action
+// (the legal action a tap sends, shown as data-action for assistive tools and the tests)
 export function card(code, opts = {}) {
   const rank = code[0];
   const suit = code[1];
@@ -24,7 +25,7 @@ export function card(code, opts = {}) {
       type: "button", class: cls, "aria-label": name, dataset: { key: opts.key || code },
       "aria-pressed": opts.pressable ? String(!!opts.selected) : undefined,
       disabled: opts.disabled, "aria-disabled": opts.ariaDisabled ? "true" : undefined,
-      onclick: opts.onclick,
+      onclick: opts.onclick, "data-action": opts.action ? JSON.stringify(opts.action) : undefined,
     }, body);
   }
   return h("span", { class: cls, role: "img", "aria-label": name }, body);

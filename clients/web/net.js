@@ -123,7 +123,9 @@ export class Link {
     if (now - this.lastIn > this.deadAfter) {
       this.attempt = 1;
       this.connect();
-    } else if (now - Math.max(this.lastIn, this.lastOut) > this.pingAfter) {
+    } else if (now - this.lastOut > this.pingAfter) {
+      // The box's silence clock counts only what it hears from us: a page that only watches
+      // (a spectator, a seat waiting through computer moves) must still speak.
       this.send({ type: "ping" });
     }
   }

@@ -142,7 +142,8 @@ INFO = GameInfo(
         zones=(Zone("hand", "hand", "hand"), Zone("board", "grid", "chips", rows=10, cols=10),
                Zone("discards", "piles", "discards")),
         # A double (variant "doubles") names its second square in its button.
-        gestures=(Gesture(("card",), "card", "hand"), Gesture(("row", "col"), "cell", "board")),
+        gestures=(Gesture(("card",), "card", "hand"),
+                  Gesture(("row", "col"), "cell", "board", types=("place", "wild", "remove"))),
         seat_colours=("blue", "green", "red"),
     ),
 )

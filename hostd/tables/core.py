@@ -171,6 +171,9 @@ class TableCore:
         self.hand_start = 0  # index in match.steps where the hand in play began
         self.records: list[dict[str, Any]] = []  # finished games before this one
         self.watchers: dict[int, int | None] = {}  # connection -> seat (None: spectator)
+        # Connections already sent the game's descriptor: it never changes, so it goes in a
+        # connection's first state of this table only (clients keep it).
+        self._described: set[int] = set()
         self._marks: dict[int, tuple[int, bytes, bytes]] = {}  # seat -> (since, view, legal)
 
     # -- construction -------------------------------------------------------------------------
@@ -335,16 +338,17 @@ class TableCore:
 
     def state(self, seat: int | None, *, deadline: float | None = None, re: int | None = None,
               seats: list[SeatSummary] | None = None, ai_speed: float = 1.0,
-              payload: tuple[bytes, bytes, bytes] | None = None) -> State:
+              payload: tuple[bytes, bytes, bytes] | None = None,
+              describe: bool = True) -> State:
         """``seat``'s state message; its view, legal actions and common part are embedded
-        pre-encoded."""
+        pre-encoded, and the game's descriptor when ``describe``."""
         view, legal, common = self.payload(seat) if payload is None else payload
         outcome = self.match.outcome()
         return State(
             re=re, table=self.id, game=self.meta.game, version=self.version, seat=seat,
             view=cast(Any, msgspec.Raw(view)), legal=cast(Any, msgspec.Raw(legal)),
             common=cast(Any, msgspec.Raw(common)), to_act=list(self.to_act()),
-            presentation=cast(Any, msgspec.Raw(_presentation(self.game))),
+            presentation=cast(Any, msgspec.Raw(_presentation(self.game))) if describe else None,
             seats=self.seat_summaries() if seats is None else seats, deadline=deadline,
             outcome=wire.to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
             name=self.meta.name, code=self.meta.code, status=self.status)
@@ -363,28 +367,40 @@ class TableCore:
         for conn, re in effects.direct:
             if conn in self.watchers and not effects.broadcast:
                 out.append((conn, encode(self.state(self.watchers[conn], deadline=deadline, re=re,
-                                                    ai_speed=ai_speed))))
+                                                    ai_speed=ai_speed,
+                                                    describe=self._first_state(conn)))))
         if effects.broadcast and self.watchers:
             seats = self.seat_summaries()
             payloads: dict[int | None, tuple[bytes, bytes, bytes]] = {}
-            frames: dict[int | None, bytes] = {}
+            frames: dict[tuple[int | None, bool], bytes] = {}
             memo: Memo = {}
             reply_conn, reply_re = effects.reply if effects.reply else (None, None)
             for conn, seat in self.watchers.items():
                 if seat not in payloads:
                     payloads[seat] = self.payload(seat, memo)
+                describe = self._first_state(conn)
                 if conn == reply_conn and reply_re is not None:
                     out.append((conn, encode(self.state(
                         seat, deadline=deadline, re=reply_re, seats=seats, ai_speed=ai_speed,
-                        payload=payloads[seat]))))
+                        payload=payloads[seat], describe=describe))))
                     continue
-                cached = frames.get(seat)
+                cached = frames.get((seat, describe))
                 if cached is None:
-                    cached = frames[seat] = encode(self.state(
+                    cached = frames[(seat, describe)] = encode(self.state(
                         seat, deadline=deadline, seats=seats, ai_speed=ai_speed,
-                        payload=payloads[seat]))
+                        payload=payloads[seat], describe=describe))
                 out.append((conn, cached))
         return out
+
+    def _first_state(self, conn: int) -> bool:
+        """Whether ``conn`` is about to get its first state of this table (then with the
+        descriptor); forgets connections that have gone, so the set stays small."""
+        if conn in self._described:
+            return False
+        if len(self._described) > 2 * len(self.watchers) + 16:
+            self._described &= set(self.watchers)
+        self._described.add(conn)
+        return True
 
     # -- people -------------------------------------------------------------------------------
     def _open_for_people(self) -> None:

@@ -10,31 +10,12 @@
 
 import { card } from "../cards.js";
 import { h } from "../dom.js";
-import { cardName, has, list, t } from "../i18n.js";
-import { actionRow, actionsFor, hint, waitingHint } from "./common.js";
+import { list, t } from "../i18n.js";
+import { CARD, actionRow, actionsFor, describe, hint, label, scalar, waitingHint } from "./common.js";
 
-const CARD = /^[A2-9TJQK][SHDC]$/;
 // Fields the shell already shows (the seat strip, the status line) or that only the page uses.
 const SHOWN_ELSEWHERE = new Set(["type", "seat", "to_act", "hand", "hand_counts"]);
 const MAX_ITEMS = 60; // a longer list is summarised by its length: the page stays readable
-
-function readable(name) {
-  return String(name).replaceAll("_", " ");
-}
-
-function label(ctx, kind, name) {
-  const key = `${ctx.game}.${kind}.${name}`;
-  return has(key) ? t(key) : readable(name);
-}
-
-// A scalar as text: message keys the game sends are translated, cards are named.
-function scalar(ctx, v) {
-  if (v === null || v === undefined) return "–";
-  if (typeof v === "boolean") return v ? "✓" : "–";
-  if (typeof v === "string" && CARD.test(v)) return cardName(v);
-  if (typeof v === "string" && v.startsWith(`${ctx.game}.`) && has(v)) return t(v);
-  return String(v);
-}
 
 function value(ctx, v, depth = 0) {
   if (Array.isArray(v)) {
@@ -57,20 +38,9 @@ function value(ctx, v, depth = 0) {
   return scalar(ctx, v);
 }
 
-// An action's button text: the game's own string, else its type and its fields' values.
-export function describe(ctx, action) {
-  const { type, ...fields } = action;
-  const key = `${ctx.game}.action.${type}`;
-  const args = Object.fromEntries(Object.entries(fields).map(([k, v]) =>
-    [k, Array.isArray(v) ? list(v.map((x) => scalar(ctx, x))) : scalar(ctx, v)]));
-  if (has(key)) return t(key, args);
-  const parts = Object.values(args);
-  return parts.length ? `${readable(type)}: ${parts.join(", ")}` : readable(type);
-}
-
 // The common part every game sends (engine/presentation.py): its captions, and the score of
 // each side named by its seats.
-function commonPart(ctx) {
+export function commonPart(ctx) {
   const c = ctx.state.common;
   if (!c) return null;
   const captions = (c.captions || []).map((cap) => h("p", { class: "caption-line" },

@@ -29,7 +29,7 @@ from tests.hostd.helpers import LAUNCH
 
 BIN = Path(sys.executable).parent
 CHROMIUM = "/usr/bin/chromium"
-PHONE = {
+PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
     "is_mobile": True,
@@ -275,57 +275,43 @@ TAKE_BACK = frozenset({"undo", "clear", "clear_peg", "cancel", "unpick", "resign
 _DRIVER = random.Random(7)
 
 
+def _choose(page: Any) -> None:
+    """One move through the page's own controls, whatever the game or its family.
+
+    Every control that sends a legal action carries it as ``data-action`` (a button, a card
+    tap, a board square); a card that only selects is ``aria-pressed``; a multi-card choice
+    is confirmed by the ``data-confirm`` button once the selection equals a legal action.
+    Cards are selected until something is offered (Sequence lights its squares, President
+    enables Play), then one offered action is taken: a kind of action first, then one of that
+    kind, never a take-back while anything else is offered.
+    """
+    for _ in range(60):
+        confirm = page.locator("#game [data-confirm]")
+        if confirm.count() and confirm.first.is_enabled():
+            confirm.first.click()
+            return
+        picks = _enabled(page, "#game .hand button.card[aria-pressed=false]:not(.dim)")
+        buttons = _enabled(page, "#game [data-action]")
+        offered = [json.loads(a) for a in buttons.evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.action)")]
+        forward = [i for i, a in enumerate(offered) if a.get("type") not in TAKE_BACK]
+        if picks.count() and (confirm.count() or not forward):
+            picks.first.click()
+            continue
+        choices = forward or list(range(len(offered)))
+        if not choices:
+            raise AssertionError("the page offers nothing to do on this seat's turn")
+        # A "submit" offered beside twenty-four pegs is taken half the time, not once in 25.
+        kind = _DRIVER.choice(sorted({offered[i]["type"] for i in choices}))
+        buttons.nth(_DRIVER.choice([i for i in choices if offered[i]["type"] == kind])).click()
+        return
+    raise AssertionError("selecting cards never led to a move")
+
+
 def play_one_turn(page: Any, game: str) -> None:
     """Make one move by clicking, choosing only among what the page offers as enabled."""
     version_before = page.evaluate("() => document.querySelector('#game').dataset.version")
-    if game == "sequence":
-        cards = _enabled(page, ".hand button.card:not(.dim)")
-        if cards.count():
-            cards.first.click()
-            target = page.locator(".board button.sq.target:not([disabled])")
-            extra = page.locator(".hand-panel .actions button:not([disabled])")
-            if target.count():
-                target.first.click()
-            elif extra.count():
-                extra.first.click()
-            else:
-                raise AssertionError("a playable card offered nothing to do")
-        else:
-            # Every card is dead or unplayable: the page offers Exchange/Discard after a tap.
-            _enabled(page, ".hand button.card").first.click()
-            _enabled(page, ".hand-panel .actions button").first.click()
-    elif game == "euchre":
-        buttons = _enabled(page, ".hand-panel .actions button")
-        cards = _enabled(page, ".hand button.card")
-        if cards.count():
-            cards.first.click()
-        else:
-            buttons.first.click()
-    elif game == "president":
-        play = page.locator("button[data-key=play]")
-        cards = _enabled(page, ".hand button.card[aria-pressed=false]")
-        while play.count() and play.is_disabled() and cards.count():
-            cards.first.click()
-            cards = _enabled(page, ".hand button.card[aria-pressed=false]")
-        if play.count() and play.is_enabled():
-            play.click()
-        else:
-            if page.locator("button[data-key=clear]").count():
-                page.click("button[data-key=clear]")
-            page.click("button[data-key=pass]")
-    else:
-        # Any other game is drawn by the generic fallback: a button per legal action. Choose
-        # among them at random (seeded: a run repeats), never taking back a step the driver
-        # just made: always pressing the first could undo a move forever.
-        buttons = _enabled(page, "#game .actions button[data-action]")
-        offered = [json.loads(a) for a in buttons.evaluate_all(
-            "(bs) => bs.map((b) => b.dataset.action)")]
-        forward = [i for i, a in enumerate(offered) if a.get("type") not in TAKE_BACK] or \
-            list(range(len(offered)))
-        # A kind of action first, then one of that kind: a "submit" offered beside twenty-
-        # four pegs is taken half the time, not once in twenty-five.
-        kind = _DRIVER.choice(sorted({offered[i]["type"] for i in forward}))
-        buttons.nth(_DRIVER.choice([i for i in forward if offered[i]["type"] == kind])).click()
+    _choose(page)
     # The move was sent: wait until the host's next state replaced this one.
     page.wait_for_function(
         "(v) => document.querySelector('.results') || "

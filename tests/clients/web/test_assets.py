@@ -134,3 +134,51 @@ def test_the_page_is_small_and_loads_nothing_from_elsewhere() -> None:
             assert not external.search(p.read_text(encoding="utf-8")), p.name
     # No build step: the page is the files themselves, modules loaded by relative paths.
     assert '<script type="module" src="app.js">' in (WEB / "index.html").read_text(encoding="utf-8")
+
+
+FAMILY_FILES = ("common.js", "generic.js", "grid_board.js", "shedding.js", "trick_taking.js")
+HOOK_LINES = 100  # a game's own part of its family's drawing stays small (docs/web-client.md)
+
+
+def test_the_family_renderers_know_no_game() -> None:
+    """A family renderer reads the descriptor and the view, never a game id: a game's own
+    drawing is in its hook (games/hooks/<id>.js), and the shell picks hooks, not renderers."""
+    games = WEB / "games"
+    for name in FAMILY_FILES:
+        code = (games / name).read_text(encoding="utf-8")
+        named = [g for g in registry.ids() if re.search(rf"""["'`/.]{g}\b|\b{g}["'`.]""", code)]
+        assert named == [], f"{name} names {named}"
+    app = (WEB / "app.js").read_text(encoding="utf-8")
+    assert "RENDERERS" not in app and "games/generic.js" in app
+    for family in ("trick_taking", "shedding", "grid_board"):
+        assert f"./games/{family}.js" in app
+    # The bespoke per-game renderers are gone; each hook is a game's (one with an engine
+    # package: it may be registered later), listed in the shell, and small.
+    assert not [p.name for p in games.glob("*.js") if p.stem in registry.ids()]
+    hooks = sorted((games / "hooks").glob("*.js"))
+    assert {"sequence", "euchre", "president"} <= {p.stem for p in hooks}
+    for p in hooks:
+        assert (ROOT / "engine" / p.stem / "__init__.py").is_file(), p.name
+        assert f'{p.stem}: () => import("./games/hooks/{p.name}")' in app
+        lines = len(p.read_text(encoding="utf-8").splitlines())
+        assert lines < HOOK_LINES, f"{p.name}: {lines} lines"
+
+
+def test_gesture_types_name_the_games_actions() -> None:
+    """A gesture that names the action types it enters (engine/presentation.py Gesture.types)
+    names real ones, each carrying the gesture's fields: the grid_board renderer lights a
+    square only for those."""
+    from dataclasses import fields
+
+    from engine.codec import tag_of
+
+    named = 0
+    for game_id in registry.ids():
+        game = registry.get(game_id)
+        actions = {tag_of(cls): {f.name for f in fields(cls)} for cls in game.action_types}
+        for g in game.info.presentation.gestures:
+            for kind in g.types:
+                named += 1
+                assert kind in actions, f"{game_id}: no action {kind!r}"
+                assert set(g.fields) <= actions[kind], f"{game_id}: {kind} lacks {g.fields}"
+    assert named, "Sequence names the types its squares enter"

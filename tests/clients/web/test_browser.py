@@ -28,6 +28,28 @@ from tests.clients.web.harness import (
     wait_for_turn_or_end,
 )
 
+HOOKS = Path(__file__).resolve().parents[3] / "clients" / "web" / "games" / "hooks"
+
+
+def drawn_by(game: str) -> str:
+    """The family renderer the page must draw ``game`` with, from its descriptor alone
+    (docs/web-client.md, "Family renderers"): a family it cannot draw falls back to generic."""
+    p = registry.get(game).info.presentation
+    zones = {z.name: z for z in p.zones}
+    kinds = {g.kind: g for g in p.gestures}
+    cell = kinds.get("cell")
+    grid = zones.get(cell.zone) if cell is not None else None
+    hook = HOOKS / f"{game}.js"
+    named = hook.is_file() and "export function value(" in hook.read_text(encoding="utf-8")
+    drawable = {
+        "grid_board": cell is not None and grid is not None and grid.kind == "grid"
+        and (len(cell.fields) == 2
+             or (len(cell.fields) == 1 and (named or grid.labels == "algebraic"))),
+        "trick_taking": any(z.kind == "trick" for z in p.zones) and "card" in kinds,
+        "shedding": any(z.kind == "hand" for z in p.zones) and ("card" in kinds or "cards" in kinds),
+    }
+    return p.family if drawable.get(p.family) else "generic"
+
 
 @pytest.mark.parametrize("game", registry.ids())  # every registered game, the moment it is
 def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> None:
@@ -35,6 +57,8 @@ def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> 
     with box.held_table(game, seed=7) as table:
         join(page, box.url, table["code"])
     seat = my_seat(page)
+    # Drawn by its family's renderer, chosen from the descriptor the host sent (or generic).
+    expect(page.locator("#game")).to_have_class(re.compile(rf"\bfamily-{drawn_by(game)}\b"))
     assert wait_for_turn_or_end(page)
     # Screen readers hear whose turn it is.
     expect(page.locator("#live-assertive")).to_have_text("Your turn")
@@ -214,10 +238,16 @@ def test_the_turn_timer_counts_down_on_the_seat_to_play(box: Box, phone: Any) ->
         join(page, box.url, table["code"])
     assert wait_for_turn_or_end(page)
     timer = page.locator(".seat.mine .timer")
-    first = int(re.search(r"\d+", timer.inner_text()).group())
+
+    def seconds() -> int:
+        m = re.search(r"\d+", timer.inner_text())
+        assert m, timer.inner_text()
+        return int(m.group())
+
+    first = seconds()
     assert 30 < first <= 40
     page.wait_for_timeout(2100)
-    assert int(re.search(r"\d+", timer.inner_text()).group()) < first
+    assert seconds() < first
 
 
 def test_watching_a_table_shows_the_public_view(box: Box, phone: Any) -> None:
@@ -345,3 +375,57 @@ def test_settings_change_the_deck_and_the_buttons_are_large(box: Box, phone: Any
         e.className = 'suit-D'; document.body.append(e); return getComputedStyle(e).color; }""")
     assert diamond == "rgb(31, 95, 191)"  # blue, not red, with four colours
     assert page.evaluate(card_width) > width
+
+
+def test_president_exchange_between_rounds(box: Box, phone: Any) -> None:
+    """From the second round the titles exchange cards: the shedding family shows what this
+    seat received and gave (President's hook), and a give-back is chosen with the same
+    multi-select and confirmed with Give, until the game ends."""
+    page = phone.new_page()
+    with box.held_table("president", "rounds=2", seed=5) as table:
+        join(page, box.url, table["code"])
+    notes: set[str] = set()
+    for _ in range(400):
+        if not wait_for_turn_or_end(page):
+            break
+        if "Round 2" in page.inner_text(".pres-state"):
+            notes |= {t for t in page.locator(".shedding > .banner").all_inner_texts()
+                      if "You received" in t or "You gave" in t}
+        if page.locator("#hint").inner_text().startswith("Choose"):  # a give-back: Give confirms
+            expect(page.locator("button[data-key=play]")).to_have_text("Give")
+        play_one_turn(page, "president")
+    else:
+        raise AssertionError("no end after 400 moves")
+    # Four seats: no citizen, so every seat exchanges, this one too.
+    assert notes, "the exchange was never shown"
+    expect(page.locator(".results")).to_be_visible()
+    # Titles of the last round are in the results table.
+    assert page.locator(".results .scores td").count() >= 8
+
+
+def test_euchre_bowers_and_the_alone_switch(box: Box, phone: Any) -> None:
+    """The trick_taking family with Euchre's hook: the bowers are captioned once trump is named
+    (the view's captions), and "alone" is a switch that only picks between legal variants."""
+    page = phone.new_page()
+    with box.held_table("euchre", seed=3) as table:
+        join(page, box.url, table["code"])
+    bowers: set[str] = set()
+    switched = False
+    for _ in range(400):
+        if not wait_for_turn_or_end(page):
+            break
+        bowers |= {c for c in page.locator(".hand .card .caption").all_inner_texts() if "bower" in c}
+        toggle = page.locator("#game input[data-key=alone]")
+        if toggle.count() and not switched:
+            order = page.locator("#game .actions button[data-action*=order_up]")
+            assert order.count() == 1 and not order.inner_text().endswith("alone")
+            toggle.check()
+            assert order.count() == 1 and order.inner_text().endswith("alone")
+            assert json.loads(order.get_attribute("data-action"))["alone"] is True
+            toggle.uncheck()
+            switched = True
+        play_one_turn(page, "euchre")
+    else:
+        raise AssertionError("no end after 400 moves")
+    assert bowers, "no bower was ever captioned"
+    assert switched, "the alone switch never showed"

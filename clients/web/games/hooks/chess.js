@@ -1,0 +1,29 @@
+// Chess's part of the grid_board family: the pieces on the squares (the view's board, rank 8
+// first: upper case white, lower case black), the picked piece and its targets, the last
+// move, and the hint for the step being entered (pick, land, promote). The squares' names
+// come from the descriptor (algebraic labels), so a tap fills the `square` field.
+
+import { t } from "../../i18n.js";
+
+// White's pieces in outline, Black's filled: the sides differ in shape, not colour alone.
+const GLYPHS = [{ k: "♔", q: "♕", r: "♖", b: "♗", n: "♘", p: "♙" }, { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" }];
+const square = (r, c) => `${"abcdefgh"[c]}${8 - r}`;
+
+export function cell(ctx, r, c) {
+  const v = ctx.view;
+  const code = v.board[r][c];
+  const sq = square(r, c);
+  const side = code === "." ? -1 : code === code.toUpperCase() ? 0 : 1;
+  const piece = side < 0 ? null : GLYPHS[side][code.toLowerCase()];
+  const name = !piece ? t("grid.empty") : `${t(side ? "chess.side.black" : "chess.side.white")} ${piece}`;
+  const moved = v.last && v.last.squares.includes(sq);
+  return { face: [], label: `${sq}, ${name}`, side, glyph: piece,
+    cls: [(r + c) % 2 ? "dark-sq" : "light-sq", (v.picked === sq || moved) && "last"] };
+}
+
+export const flip = (ctx) => ctx.view.plays === "black";
+
+export function hint(ctx) {
+  const v = ctx.view;
+  return t(v.promoting ? "chess.hint.promote" : v.picked ? "chess.hint.land" : "chess.hint.pick");
+}
