@@ -166,6 +166,32 @@ async def test_a_link_that_only_receives_still_pings_and_stays_open() -> None:
             assert isinstance(await watcher.ping(), Pong)
 
 
+async def test_the_descriptor_comes_once_per_connection_and_table() -> None:
+    """The game's presentation descriptor never changes: a connection's first state of a table
+    carries it (a seat, a spectator, a reconnection alike) and no later state repeats it."""
+    async with running_daemon() as d:
+        t = await ask(d.control, "tables.new", game="toy", players=2, ai="random")
+        async with connect(port=d.tcp_port, record=True) as a, \
+                connect(port=d.tcp_port, record=True) as watcher:
+            await a.join(t["code"], "Ana", seat=0)
+            await watcher.spectate(t["id"])
+            for _ in range(3):  # a few moves, so each connection gets several states
+                st = await a.wait_state(t["id"], lambda s: s.status == "finished" or bool(s.legal))
+                if st.status == "finished":
+                    break
+                await a.intent(t["id"], st.version, st.legal[0], seat=0)
+            await watcher.wait_state(t["id"], lambda s: s.version >= st.version)
+            for c in (a, watcher):
+                states = [m for m in c.messages or [] if isinstance(m, State)]
+                assert len(states) >= 2
+                assert states[0].presentation is not None
+                assert states[0].presentation["family"] == "generic"
+                assert all(s.presentation is None for s in states[1:])
+        async with connect(port=d.tcp_port, record=True) as again:
+            first = await again.spectate(t["id"])
+            assert first.presentation is not None
+
+
 async def test_refused_intents_change_nothing_and_touch_nobody_else() -> None:
     async with running_daemon() as d:
         t = await ask(d.control, "tables.new", game="toy", players=2)
