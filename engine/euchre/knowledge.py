@@ -27,8 +27,8 @@ from engine.euchre.tables import (
     SUIT_MASK,
     SUIT_OF,
     SUITS,
-    cards_of,
 )
+from engine.tricks import deal_unseen
 
 
 @dataclass(frozen=True)
@@ -135,48 +135,13 @@ def sample_hands(k: Knowledge, rng: random.Random, *, tries: int = 20) -> tuple[
     """One deal of the unknown cards: my hand as it is, the others' hands of the right size
     holding no card of a suit they showed out of, the turned card with the dealer once taken.
 
-    Seats that sit out are dealt too (they hold cards, they just never play them). Greedy with
-    retries, the most constrained seat first; after ``tries`` failures the voids are dropped
-    rather than fail (a view is always consistent, so that only guards against bad luck).
+    Seats that sit out are dealt too (they hold cards, they just never play them). The deal
+    itself is the shared one (``engine.tricks.deal_unseen``): the voids are of effective suits
+    (the left bower is trump), and what no hand gets is the undealt pile.
     """
-    others = [s for s in range(4) if s != k.seat]
-    need = {s: k.counts[s] - k.fixed[s].bit_count() for s in others}
-    pool = cards_of(k.unknown)
-    trump = k.trump if k.trump != NO_TRUMP else NO_TRUMP
-    allowed = {}
-    for s in others:
-        banned = 0
-        for suit in range(4):
-            if k.voids[s] >> suit & 1:
-                banned |= SUIT_MASK[trump][suit]
-        allowed[s] = ~banned
-    order = sorted(others, key=lambda s: -bin(k.voids[s]).count("1"))
-    for attempt in range(tries + 1):
-        rng.shuffle(pool)
-        hands = [0, 0, 0, 0]
-        hands[k.seat] = k.hand
-        taken = 0
-        ok = True
-        for s in order:
-            mask = allowed[s] if attempt < tries else -1
-            got = 0
-            n = need[s]
-            if n:
-                for c in pool:
-                    b = BIT[c]
-                    if not taken & b and mask & b:
-                        got |= b
-                        n -= 1
-                        if not n:
-                            break
-            if n:
-                ok = False
-                break
-            taken |= got
-            hands[s] = got | k.fixed[s]
-        if ok:
-            return (hands[0], hands[1], hands[2], hands[3])
-    raise AssertionError("unreachable: the last try ignores voids")
+    need = [0 if s == k.seat else k.counts[s] - k.fixed[s].bit_count() for s in range(4)]
+    return deal_unseen(k.seat, k.hand, k.unknown, need, k.voids, SUIT_MASK[k.trump], k.fixed,
+                       rng, tries=tries)
 
 
 # How far the sampler trusts the bidding: a seat that passed when it could have made a suit

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
@@ -50,6 +49,8 @@ from engine.euchre.tables import (
 )
 from engine.game import Game, Outcome, chance_rng
 from engine.presentation import Caption, Common, Gesture, Presentation, Zone
+from engine.tricks import TrickPlay as TrickPlay
+from engine.tricks import byte_table, mask_actions, shuffled_order
 
 HAND_SIZE = 5
 TRICKS = 5
@@ -147,12 +148,6 @@ class Bid:
 
 
 @dataclass(frozen=True)
-class TrickPlay:
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True)
 class TrickView:
     leader: int
     plays: tuple[TrickPlay, ...]
@@ -244,25 +239,8 @@ MAKE_BID = tuple(
 PLAYED = tuple(tuple(TrickPlay(seat, CODE[c]) for c in range(32)) for seat in range(4))
 
 
-def _byte_table(acts: tuple[Any, ...]) -> tuple[tuple[tuple[Any, ...], ...], ...]:
-    """For each suit byte value, the actions of the cards set in it (one suit is one byte)."""
-    return tuple(
-        tuple(tuple(acts[s * 8 + r] for r in range(8) if b >> r & 1) for b in range(256))
-        for s in range(4)
-    )
-
-
-PLAY_BYTES = _byte_table(PLAY)
-DISCARD_BYTES = _byte_table(DISCARD)
-
-
-def _mask_actions(table: tuple[tuple[tuple[Any, ...], ...], ...], mask: int) -> tuple[Any, ...]:
-    return (
-        table[0][mask & 255]
-        + table[1][(mask >> 8) & 255]
-        + table[2][(mask >> 16) & 255]
-        + table[3][mask >> 24]
-    )
+PLAY_BYTES = byte_table(PLAY)
+DISCARD_BYTES = byte_table(DISCARD)
 
 
 # NEXT[out][seat]: the next seat clockwise that plays this hand (``out`` is a seat bit mask).
@@ -454,23 +432,6 @@ def _replace_hand(hands: tuple[int, int, int, int], seat: int, mask: int) -> tup
     return (hands[0], hands[1], hands[2], mask)
 
 
-def shuffled_order(n: int, rng: random.Random) -> list[int]:
-    """A uniformly random permutation of ``range(n)``, from one draw of the generator.
-
-    Sorts by independent random 32-bit keys (read little-endian, so a seed deals the same
-    everywhere); ties, which a stable sort leaves in order, have odds below 1e-7 per deal.
-    Everything runs in C: several times faster than ``rng.shuffle``, which calls back into
-    Python once per card.
-    """
-    # rng.randbytes(4 * n) as Python 3.11 defines it, written out: one Python call fewer, and
-    # the deal stays the same whatever a later Python does inside randbytes.
-    keys = _KEYS[n].unpack(rng.getrandbits(32 * n).to_bytes(4 * n, "little"))
-    # A list's __getitem__ is a plain C method; a tuple's is a slot wrapper, slower to call
-    # once per card.
-    return sorted(range(n), key=list(keys).__getitem__)
-
-
-_KEYS = {n: struct.Struct(f"<{n}I") for n in (24, 32)}
 # Each deck's cards as codes and as bits, in DECK_CARDS order: one itemgetter of a shuffled
 # order deals both.
 _DECK_CODES = {n: tuple(CODE[c] for c in cards) for n, cards in DECK_CARDS.items()}
@@ -709,7 +670,7 @@ class Euchre(Game[EuchreState]):
             names = ROUND2_NAMES[SUIT_OF[hand.turned]][state.rules.going_alone]
             return names if state.rules.stick_the_dealer and seat == hand.dealer else (PASS, *names)
         if ph == DISCARDING:
-            return _mask_actions(DISCARD_BYTES, state.hands[seat])
+            return mask_actions(DISCARD_BYTES, state.hands[seat])
         if ph == DEFENDING:
             return (DEFEND_ALONE, DEFEND_WITH_PARTNER)
         return ()

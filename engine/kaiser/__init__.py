@@ -1,5 +1,5 @@
-"""Kaiser: the rules (``rules``) and the computer players (``ai``). Exports ``GAME`` and
-``PLAYERS``."""
+"""Kaiser: the plain data (``state``), the rules (``rules``), what each seat sees (``views``) and
+the computer players (``ai``). Exports ``GAME`` and ``PLAYERS``."""
 
 from __future__ import annotations
 

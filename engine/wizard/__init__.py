@@ -1,5 +1,8 @@
-"""Wizard: the rules (``rules``) and the computer players (``ai``). Exports ``GAME`` and
-``PLAYERS``."""
+"""Wizard: bid the exact number of tricks, round after round (rules: docs/rules/wizard.md).
+
+``GAME`` is the rules (rules.py, over the plain data of state.py, with views in views.py),
+``PLAYERS`` the computer players by level (ai.py).
+"""
 
 from __future__ import annotations
 
