@@ -1,56 +1,24 @@
 """Every key the Kaiser engine sends (captions, the last move, reasons, phases, action types
 and refusal codes) is in its catalogue in English, French and Arabic, with the English
-placeholders, and no key repeats one of the shell's.
+placeholders, and no key repeats one of the shell's (tests/engine/strings_check.py).
 
-tests/engine/strings_check.py does the same for three-seat games only (it starts every game
-with three players), hence this four-seat walk; the checks on the collected keys are alike.
+Four seats, both option sets, and the normal player's moves: random play rarely bids well
+enough to make or fail every kind of contract.
 """
 
 from __future__ import annotations
 
-import random
-import re
-
 import pytest
 
-from clients.strings import LANGUAGES, catalogue, shell_strings
-from engine.codec import tag_of
+from clients.strings import LANGUAGES
 from engine.kaiser import GAME, PLAYERS
 from engine.kaiser.rules import CODES
-from engine.match import Match
+from tests.engine.strings_check import check_catalogue, sent_keys
 
 OPTION_SETS: tuple[dict[str, object], ...] = (
     {}, {"misdeal": True, "no_trump": False, "restriction": "off"})
-
-
-def _shown(m: Match, keys: set[str]) -> None:
-    for seat in (None, 0, 1):
-        c = GAME.common(m.view(seat))
-        keys.add(f"kaiser.phase.{c.phase}")
-        for cap in (*c.captions, *([c.last] if c.last else [])):
-            keys.add(cap.key)
-            keys |= {v for _, v in cap.args if isinstance(v, str) and v.startswith("kaiser.")}
-
-
-def sent_keys() -> set[str]:
-    keys = {"kaiser.name"} | {f"kaiser.action.{tag_of(t)}" for t in GAME.action_types}
-    keys |= {f"error.{code}" for code in CODES}
-    for seed in range(8):
-        m = Match.start(GAME, 4, OPTION_SETS[seed % 2], seed)
-        rng = random.Random(seed)
-        while m.outcome() is None:
-            _shown(m, keys)
-            seat = m.to_act()[0]
-            m.act(seat, PLAYERS["normal"].choose(m.view(seat), m.legal(seat), rng))
-            _shown(m, keys)  # a scored hand is shown before the next deal
-            m.resolve_chance()
-        o = m.outcome()
-        assert o is not None
-        keys.add(o.reason)
-    return keys
-
-
-SENT = sent_keys()
+SENT = sent_keys("kaiser", GAME, CODES, players=4, options=OPTION_SETS, seeds=8,
+                 player=PLAYERS["normal"])
 
 
 def test_the_walk_sees_every_kind_of_key() -> None:
@@ -62,11 +30,4 @@ def test_the_walk_sees_every_kind_of_key() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_sent_key_is_translated(lang: str) -> None:
-    strings = catalogue("kaiser", lang)
-    shared = shell_strings(lang)
-    assert sorted(k for k in SENT if k not in strings and k not in shared) == []
-    en = catalogue("kaiser", "en")
-    assert set(strings) == set(en)
-    for key, text in strings.items():
-        assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", en[key]))
-    assert not set(strings) & set(shared)  # the shell's keys are never repeated here
+    check_catalogue("kaiser", GAME, CODES, lang, SENT)
