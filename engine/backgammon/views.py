@@ -61,6 +61,11 @@ class BackgammonView:
     results: tuple[ResultView, ...]
 
 
+# Spelled out, not built with an f-string, so the string-coverage scan sees every key.
+KIND_KEYS = {"single": "backgammon.kind.single", "gammon": "backgammon.kind.gammon",
+             "backgammon": "backgammon.kind.backgammon", "passed": "backgammon.kind.passed"}
+
+
 def _result(r: GameResult) -> ResultView:
     return ResultView(r.game, r.winner, r.points, r.kind, r.cube)
 
@@ -101,6 +106,6 @@ def common_of(view: BackgammonView) -> Common:
     if view.results:
         x = view.results[-1]
         last = Caption("backgammon.won_game", (("seat", x.winner), ("points", x.points),
-                                               ("kind", f"backgammon.kind.{x.kind}")))
+                                               ("kind", KIND_KEYS[x.kind])))
     return Common(seat=view.seat, to_act=view.to_act, hand=(), hand_counts=(), teams=(0, 1),
                   scores=view.scores, phase=view.phase, last=last, captions=tuple(captions))

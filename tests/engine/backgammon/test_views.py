@@ -114,3 +114,34 @@ def test_same_rolls_under_another_seed_send_the_same_bytes_at_every_step() -> No
         for seat in (None, 0, 1):
             assert encode(twin.view(seat)) == encode(original.view(seat))
     assert rolls > 20 and differ > rolls // 2
+
+
+def test_refusals_say_the_same_whatever_the_seed() -> None:
+    """Every refusal (its code and its words) over a played game is the same under another
+    seed: an error tells a seat nothing a view does not, so no roll can be read from one."""
+    from engine.backgammon import state as st
+    from engine.errors import IllegalAction
+
+    tries = (st.Move(24, 18, 6), st.Move(1, 0, 1), st.Move(25, 30, 5), st.UNDO, st.CONFIRM,
+             st.ROLL_ACTION, st.DOUBLE, st.TAKE, st.PASS, st.BEAVER, "garbage")
+    seen = 0
+    for m in _played(8, {"beavers": True})[:80]:
+        other = m.state._replace(seed=m.state.seed + 777_777)
+        for seat in (0, 1):
+            for action in tries:
+                said: list[tuple[str, str] | None] = []
+                for state in (m.state, other):
+                    try:
+                        GAME.apply(state, seat, action)
+                        said.append(None)
+                    except IllegalAction as e:
+                        said.append((e.code, str(e)))
+                        assert str(state.seed) not in str(e)
+                assert said[0] == said[1]
+                seen += said[0] is not None
+        for state in (m.state, other):  # a bad chance outcome is refused the same way too
+            try:
+                GAME.apply_chance(state, st.Dice(7, 0))
+            except IllegalAction as e:
+                assert str(state.seed) not in str(e)
+    assert seen > 500
