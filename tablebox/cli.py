@@ -177,7 +177,7 @@ def kiosk(host: str | None, port: int | None, table: str | None, windowed: bool,
     except ValueError as e:
         raise _fail(str(e)) from None
     opts = app.Options(host=host, port=port or DEFAULT_TCP_PORT, table=table, windowed=windowed,
-                       size=dims, lang=lang)
+                       size=dims, lang=lang, browse_source=browse_source)
     try:
         app.main(opts)
     except (app.KioskError, FontError) as e:

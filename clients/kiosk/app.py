@@ -12,6 +12,7 @@ few tens of milliseconds even at 4K.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import time
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ class Options:
     windowed: bool = False
     size: tuple[int, int] | None = None
     lang: str = "en"
+    browse_source: net.SourceFinder | None = None  # how the box finder browses (net.py)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -86,7 +88,8 @@ async def run(opts: Options) -> None:
     fullscreen = not opts.windowed
     try:
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(net.follow, model, target, opts.port)
+            nursery.start_soon(functools.partial(net.follow, model, target, opts.port,
+                                                 source_for=opts.browse_source))
             drawn = (-1, -1, (0, 0))
             snapshot = os.environ.get(SNAPSHOT_ENV)
             snapped = -SNAPSHOT_EVERY

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import trio
 
@@ -35,6 +36,11 @@ LOOPBACK = "127.0.0.1"
 REDISCOVER_AFTER = 5  # failed connections in a row before looking for the box again
 
 Clock = Callable[[], float]
+# Where the box finder browses from: the CLI's ``browse_source`` (Avahi's browser where
+# avahi-daemon runs, None for the kiosk's own zeroconf), asked anew at each search since
+# Avahi may start after the kiosk. The kiosk cannot ask itself: clients never import
+# ``hostd.discovery``.
+SourceFinder = Callable[[], Awaitable[Any]]
 
 
 @dataclass
@@ -43,12 +49,14 @@ class Target:
     port: int
 
 
-async def locate(port: int, timeout: float = 3.0) -> Target | None:
+async def locate(port: int, timeout: float = 3.0,
+                 source_for: SourceFinder | None = None) -> Target | None:
     """The first box mDNS finds, or this machine if a daemon listens here, or None."""
     try:
         from clients.browse import discover
 
-        boxes = await discover(timeout)
+        source = await source_for() if source_for is not None else None
+        boxes = await discover(timeout, source=source)
     except Exception:  # no network, no zeroconf: fall back to this machine
         boxes = []
     for box in boxes:
@@ -64,7 +72,8 @@ async def locate(port: int, timeout: float = 3.0) -> Target | None:
 
 
 async def follow(model: Model, target: Target | None, port: int, *,
-                 clock: Clock = time.monotonic, poll: float = POLL_TABLES) -> None:
+                 clock: Clock = time.monotonic, poll: float = POLL_TABLES,
+                 source_for: SourceFinder | None = None) -> None:
     """Keep the model in step with the box, forever (cancel to stop).
 
     ``target`` None: find the box first (and again after repeated failures).
@@ -74,7 +83,7 @@ async def follow(model: Model, target: Target | None, port: int, *,
     failures = 0
     while True:
         if target is None or (not fixed and failures >= REDISCOVER_AFTER):
-            found = await locate(port)
+            found = await locate(port, source_for=source_for)
             if found is not None:
                 target, failures = found, 0
                 model.host = found.host if found.port == port else f"{found.host}:{found.port}"

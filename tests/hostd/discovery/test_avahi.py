@@ -65,6 +65,15 @@ async def cli(procs: Procs, tmp: Path, ns: Netns, env: dict[str, str], *args: st
     return out
 
 
+async def py(procs: Procs, tmp: Path, ns: Netns, env: dict[str, str], code: str) -> str:
+    """A line of Python in ``ns`` with ``env`` (that host's own system bus)."""
+    proc = await procs.start(ns.exec_args(str(BIN / "python"), "-c", code),
+                             tmp / f"py-{len(procs.procs)}.log", env=env)
+    out = await proc.output(30)
+    assert proc.process.returncode == 0, (out, proc.log.read_text())
+    return out
+
+
 async def seen_from(host: Host, pred: Callable[[list[list[str]]], bool],
                     timeout: float = SEEN) -> list[list[str]]:
     """``avahi-browse -rpt`` on ``host``, again and again until ``pred`` holds of its lines."""
@@ -142,6 +151,16 @@ async def test_the_box_publishes_through_avahi(tmp_path: Path) -> None:
             assert listed["box_id"] == box_id and listed["addresses"] == [a.address]
             assert listed["http_port"] == ports[HTTP] and listed["open_tables"] == 1
             assert [t["game"] for t in listed["tables"]] == ["euchre"]
+
+            # The kiosk's box finder, as `tablebox kiosk` wires it, browses through Avahi too.
+            found_by_kiosk = await py(procs, tmp_path, b.ns, b.env,
+                                      "import trio; from clients.kiosk.net import locate; "
+                                      "from tablebox.cli import browse_source; "
+                                      "from hostd.discovery.avahi_browse import browse; "
+                                      "print(trio.run(browse_source) is browse); "
+                                      f"t = trio.run(locate, {ports[TABLEBOX]}, 1.5, "
+                                      "browse_source); print(t.host, t.port)")
+            assert found_by_kiosk.split() == ["True", a.address, str(ports[TABLEBOX])]
 
             # Stopping the daemon frees the groups: Avahi's goodbyes remove the services.
             box.process.terminate()
