@@ -1,13 +1,16 @@
 """Crazy Eights (tablebox rules 1.0): the state machine, its actions and their legality.
 
-Rules (docs/rules/crazy_eights.md states them in full): 2 to 6 players (two decks from
-six); 7 cards each heads-up, else 5. The starter is never an eight (it is buried at the
-bottom of the stock and the next card turned). On a turn a player plays a card of the top
-card's rank or of the suit to follow, or any eight and then names a suit (a second step);
-or draws, by the draw rule in force (until playable, up to three, or one), and passes once
-no more drawing is allowed. Drawing when able to play is a toggle. An empty stock is rebuilt
-from the discards under the top card (a chance step) when the toggle is on. A round ends
-when a hand is empty, or blocked when every player passes in turn with the stock empty.
+Rules (docs/rules/crazy_eights.md states them in full): 2 to 6 players (two decks from six,
+option ``two_decks_from``); 7 cards each heads-up, else 5. The starter is never an eight (it
+is buried at the bottom of the stock and the next card turned). On a turn a player plays a
+card of the top card's rank or of the suit to follow, or any eight and then names a suit (a
+second step); or draws, by the draw rule in force (until playable, up to three, or one), and
+passes once no more drawing is allowed. Drawing when able to play is a toggle. An empty
+stock is rebuilt from the discards under the top card (a chance step) when the toggle is on.
+A round ends when a hand is empty, or blocked when every player passes in turn with the
+stock empty (and nothing to rebuild it from); a blocked round is scored as ``_end_round``
+states. Draws and passes are also noted in a public record (``_decline``) for players to
+reason from: they are moves everyone saw.
 
 This module owns legality; it must never look at a view, do I/O, read the clock, or use any
 generator but the seeded chance generator and the ones it is given.
@@ -67,10 +70,18 @@ NAME_A_SUIT = "name_a_suit"
 CODES = (NOT_IN_HAND, NO_MATCH, CANNOT_DRAW, CANNOT_PASS, NAME_A_SUIT)
 
 NAMES = tuple(NameSuit(s) for s in SUITS)
+# A round still going after this many turns per player is called and scored as blocked.
+# Computer players stay well inside it (the longest of 300 heads-up rounds, normal v easy:
+# 152 turns of the 200); it bounds players drawing by choice for ever (random play does).
+STALL_LAPS = 100
 
 
-def deck_for(players: int) -> tuple[str, ...]:
-    return DECK * (2 if players >= TWO_DECKS_FROM else 1)
+def decks_for(players: int, two_decks_from: int = TWO_DECKS_FROM) -> int:
+    return 2 if players >= two_decks_from else 1
+
+
+def deck_for(decks: int) -> tuple[str, ...]:
+    return DECK * decks
 
 
 def hand_size(players: int) -> int:
@@ -108,6 +119,25 @@ LAST_KEYS = {"play": "crazy_eights.last.play", "eight": "crazy_eights.last.eight
 SUIT_KEYS = {"S": "crazy_eights.suit.S", "H": "crazy_eights.suit.H", "D": "crazy_eights.suit.D",
              "C": "crazy_eights.suit.C"}
 
+
+def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return (*t[:i], v, *t[i + 1:])
+
+
+def _decline(state: State, seat: int, drew: bool) -> State:
+    """Note publicly that ``seat`` drew (or passed) while ``state.suit`` was to follow.
+
+    Once the seat has drawn as many cards as it holds since the first such note, the notes
+    say nothing about its hand any more and start afresh."""
+    declined, since = state.declined[seat], state.since[seat]
+    if since >= len(state.hands[seat]):
+        declined, since = "", 0
+    if state.suit not in declined:
+        declined += state.suit
+    return state._replace(declined=_set(state.declined, seat, declined),
+                          since=_set(state.since, seat, since + drew))
+
+
 class CrazyEightsGame(Game[State]):
     info = GameInfo(
         id="crazy_eights",
@@ -133,6 +163,9 @@ class CrazyEightsGame(Game[State]):
             Option("target", "int", 100,
                    "the game ends after the round in which a total reaches this",
                    minimum=1, maximum=1000),
+            Option("two_decks_from", "int", TWO_DECKS_FROM,
+                   "from this many players two decks are shuffled together (7: always one)",
+                   minimum=2, maximum=7),
         ),
         presentation=Presentation(
             family="shedding",
@@ -146,18 +179,23 @@ class CrazyEightsGame(Game[State]):
 
     def new_state(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         zeros = (0,) * players
-        return State(players, str(options.get("draw", UNTIL_PLAYABLE)),
-                     bool(options.get("draw_when_able", True)),
-                     bool(options.get("reshuffle", True)),
-                     str(options.get("scoring", WINNER_COLLECTS)),
-                     int(options.get("target", 100)), seed, 0, 0, DEAL,
-                     ((),) * players, (), (), "", 0, players - 1, 0, 0, None, zeros, (), False)
+        return State(
+            players=players, draw_rule=str(options.get("draw", UNTIL_PLAYABLE)),
+            draw_when_able=bool(options.get("draw_when_able", True)),
+            reshuffle=bool(options.get("reshuffle", True)),
+            scoring=str(options.get("scoring", WINNER_COLLECTS)),
+            target=int(options.get("target", 100)), seed=seed, chances=0, round=0,
+            phase=DEAL, hands=((),) * players, stock=(), discard=(), suit="", turn=0,
+            dealer=players - 1, drawn=0, passes=0, last=None, totals=zeros, round_points=(),
+            blocked=False,
+            decks=decks_for(players, int(options.get("two_decks_from", TWO_DECKS_FROM))),
+            declined=("",) * players, since=zeros, turns=0, called=False)
 
     # -- chance ---------------------------------------------------------------------------
     def chance_outcome(self, state: State) -> Deal | Reshuffle | None:
         rng = chance_rng(state.seed, state.chances)
         if state.phase in (DEAL, BETWEEN):
-            deck = list(deck_for(state.players))
+            deck = list(deck_for(state.decks))
             rng.shuffle(deck)
             return Deal(tuple(deck))
         if shuffle_pending(state):
@@ -181,7 +219,7 @@ class CrazyEightsGame(Game[State]):
     def _deal(self, state: State, outcome: Any) -> State:
         n = state.players
         if (not isinstance(outcome, Deal) or not isinstance(outcome.cards, tuple)
-                or Counter(outcome.cards) != Counter(deck_for(n))):
+                or Counter(outcome.cards) != Counter(deck_for(state.decks))):
             raise IllegalAction(errors.BAD_CHANCE, "a deal lists every card of the deck once")
         size = hand_size(n)
         cards = outcome.cards
@@ -195,7 +233,8 @@ class CrazyEightsGame(Game[State]):
         return state._replace(
             chances=state.chances + 1, round=state.round + 1, phase=PLAY, hands=hands,
             stock=tuple(stock), discard=(starter,), suit=starter[1], turn=(dealer + 1) % n,
-            dealer=dealer, drawn=0, passes=0, last=None, blocked=False)
+            dealer=dealer, drawn=0, passes=0, last=None, blocked=False,
+            declined=("",) * n, since=(0,) * n, turns=0, called=False)
 
     # -- play -----------------------------------------------------------------------------
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -228,9 +267,9 @@ class CrazyEightsGame(Game[State]):
         if state.phase == NAME:
             if not isinstance(action, NameSuit) or action.suit not in SUITS:
                 raise IllegalAction(NAME_A_SUIT, "name the suit to follow: S, H, D or C")
-            return state._replace(phase=PLAY, suit=action.suit,
-                                  turn=(seat + 1) % state.players,
-                                  last=Last(seat, "eight", state.discard[-1], action.suit))
+            return self._turn_over(state._replace(
+                phase=PLAY, suit=action.suit, turn=(seat + 1) % state.players,
+                last=Last(seat, "eight", state.discard[-1], action.suit)))
         has_play = bool(playable(state, seat))
         if isinstance(action, Play):
             return self._play(state, seat, action)
@@ -239,18 +278,19 @@ class CrazyEightsGame(Game[State]):
                 raise IllegalAction(CANNOT_DRAW, "no more drawing this turn")
             hands = list(state.hands)
             hands[seat] = sort_hand((*hands[seat], state.stock[0]))
-            return state._replace(hands=tuple(hands), stock=state.stock[1:],
-                                  drawn=state.drawn + 1, passes=0,
-                                  last=Last(seat, "draw", "", ""))
+            return _decline(state, seat, drew=True)._replace(
+                hands=tuple(hands), stock=state.stock[1:], drawn=state.drawn + 1, passes=0,
+                last=Last(seat, "draw", "", ""))
         if isinstance(action, Pass):
             if not may_pass(state, has_play):
                 raise IllegalAction(CANNOT_PASS, "draw or play first")
             passes = state.passes + 1 if not state.stock else 0
-            nxt = state._replace(turn=(seat + 1) % state.players, drawn=0, passes=passes,
-                                 last=Last(seat, "pass", "", ""))
+            nxt = _decline(state, seat, drew=False)._replace(
+                turn=(seat + 1) % state.players, drawn=0, passes=passes,
+                last=Last(seat, "pass", "", ""))
             if passes >= state.players:
                 return self._end_round(nxt, None)
-            return nxt
+            return self._turn_over(nxt)
         if isinstance(action, NameSuit):
             raise IllegalAction(errors.ILLEGAL_ACTION, "a suit is named only after an eight")
         raise IllegalAction(errors.ILLEGAL_ACTION, "play a card, draw or pass")
@@ -266,21 +306,33 @@ class CrazyEightsGame(Game[State]):
         hands = list(state.hands)
         hands[seat] = hand[:i] + hand[i + 1:]
         eight = card[0] == "8"
+        since = state.since
+        if eight or card[1] in state.declined[seat]:  # shown to be one drawn since
+            since = _set(since, seat, max(0, since[seat] - 1))
         nxt = state._replace(
+            since=since,
             hands=tuple(hands), discard=(*state.discard, card), suit=card[1], drawn=0,
             passes=0, last=Last(seat, "play", card, ""),
             phase=NAME if eight and hands[seat] else PLAY,
             turn=seat if eight and hands[seat] else (seat + 1) % state.players)
         if not hands[seat]:
             return self._end_round(nxt, seat)
-        return nxt
+        return nxt if eight else self._turn_over(nxt)
 
-    def _end_round(self, state: State, winner: int | None) -> State:
+    def _turn_over(self, state: State) -> State:
+        """A turn has ended: count it, and call a round that has lasted too long."""
+        turns = state.turns + 1
+        if turns >= STALL_LAPS * state.players:
+            return self._end_round(state._replace(turns=turns), None, called=True)
+        return state._replace(turns=turns)
+
+    def _end_round(self, state: State, winner: int | None, called: bool = False) -> State:
         """Score a round that ``winner`` went out of, or (``None``) that ended blocked.
 
         Blocked, winner-collects: the lowest hand scores the sum of the differences between
         each other hand and its own; equal lowest hands score nothing. Penalty scoring is the
-        same either way: each seat scores what its own hand holds."""
+        same either way: each seat scores what its own hand holds. A round ``called`` by the
+        stall protection is scored as blocked."""
         n = state.players
         values = [hand_value(h) for h in state.hands]
         points = [0] * n
@@ -296,7 +348,8 @@ class CrazyEightsGame(Game[State]):
         totals = tuple(t + p for t, p in zip(state.totals, points, strict=True))
         over = max(totals) >= state.target
         return state._replace(phase=OVER if over else BETWEEN, totals=totals,
-                              round_points=tuple(points), blocked=winner is None, drawn=0)
+                              round_points=tuple(points), blocked=winner is None, drawn=0,
+                              called=called)
 
     # -- reading --------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> Any:
@@ -310,6 +363,10 @@ class CrazyEightsGame(Game[State]):
             captions.append(Caption("crazy_eights.target", (("n", view.target),)))
         if view.suit:
             captions.append(Caption("crazy_eights.suit", (("suit", SUIT_KEYS[view.suit]),)))
+        if view.called and view.phase in (BETWEEN, OVER):
+            captions.append(Caption("crazy_eights.called", (("n", STALL_LAPS),)))
+        elif view.blocked and view.phase in (BETWEEN, OVER):
+            captions.append(Caption("crazy_eights.blocked", ()))
         last = None
         if view.last is not None:
             lm = view.last

@@ -26,7 +26,7 @@ UNTIL_PLAYABLE, UP_TO_THREE, ONE = "until_playable", "three", "one"
 DRAW_LIMIT = {UNTIL_PLAYABLE: -1, UP_TO_THREE: 3, ONE: 1}
 # Scoring (option ``scoring``).
 WINNER_COLLECTS, PENALTY = "winner_collects", "penalty"
-TWO_DECKS_FROM = 6  # players; with fewer, one deck
+TWO_DECKS_FROM = 6  # players; with fewer, one deck (the default of option ``two_decks_from``)
 
 
 def value(card: str) -> int:
@@ -133,3 +133,12 @@ class State(NamedTuple):
     totals: tuple[int, ...]
     round_points: tuple[int, ...]  # the last scored round's points per seat; () before
     blocked: bool  # the last scored round ended blocked
+    decks: int  # 1 or 2, fixed by option ``two_decks_from`` and the number of players
+    # Public record of each seat's draws and passes this round, for players to reason from:
+    # the suits that were to follow when the seat drew or passed (in order, each once), and
+    # how many cards it has drawn since the first of them (less any it has shown since by
+    # playing one of those suits or an eight). Everyone saw these moves; nothing hidden.
+    declined: tuple[str, ...]
+    since: tuple[int, ...]
+    turns: int  # turns ended this round (stall protection)
+    called: bool  # the last scored round was called by the stall protection

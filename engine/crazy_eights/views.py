@@ -2,7 +2,9 @@
 
 Allowed: the seat's own hand; every hand's size; the stock's size; the whole discard pile
 (every card on it was played face up); the suit to follow; who acts and how many cards they
-drew this turn; the last move (a drawn card is never named); the scores. Never: another
+drew this turn; the last move (a drawn card is never named); the scores; the number of
+decks; each seat's public record of draws and passes (the suits to follow when it drew or
+passed, and the cards drawn since: moves everyone saw). Never: another
 hand, the stock's order or content, the seed, or the next deal. This module must never copy
 the state wholesale.
 """
@@ -49,7 +51,11 @@ class CrazyEightsView:
     last: LastMove | None
     round_points: tuple[int, ...]
     blocked: bool  # the last scored round ended blocked
+    called: bool  # ... because the stall protection called it
     totals: tuple[int, ...]
+    decks: int
+    declined: tuple[str, ...]  # per seat: the suits to follow when it drew or passed
+    drawn_since: tuple[int, ...]  # per seat: cards drawn since the first of those
 
 
 def build_view(game: CrazyEightsGame, state: State, seat: int | None) -> CrazyEightsView:
@@ -63,4 +69,6 @@ def build_view(game: CrazyEightsGame, state: State, seat: int | None) -> CrazyEi
         stock_count=len(state.stock), discard=state.discard, suit=state.suit,
         drawn=state.drawn,
         last=LastMove(last.seat, last.kind, last.card, last.suit) if last else None,
-        round_points=state.round_points, blocked=state.blocked, totals=state.totals)
+        round_points=state.round_points, blocked=state.blocked, called=state.called,
+        totals=state.totals,
+        decks=state.decks, declined=state.declined, drawn_since=state.since)

@@ -104,11 +104,13 @@ def check_bytes(game: Game[Any], players: int, states: list[Any], seat: int | No
 
 
 @contextlib.asynccontextmanager
-async def observed_table(d: Any, game: str) -> AsyncIterator[tuple[dict[str, Any],
-                                                                  dict[int, Client], Client]]:
+async def observed_table(d: Any, game: str, players: int | None = None,
+                         **options: Any) -> AsyncIterator[tuple[dict[str, Any],
+                                                                dict[int, Client], Client]]:
     """A table with people in every seat but the last (an AI), plus a recording spectator."""
-    n = PLAYERS[game]
-    t = await ask(d.control, "tables.new", game=game, players=n, ai="random")
+    n = players or PLAYERS[game]
+    t = await ask(d.control, "tables.new", game=game, players=n, ai="random",
+                  **({"options": options} if options else {}))
     async with contextlib.AsyncExitStack() as stack:
         clients: dict[int, Client] = {}
         for seat in range(n - 1):

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.crazy_eights import GAME
-from engine.crazy_eights.rules import deck_for, hand_size
+from engine.crazy_eights.rules import deck_for, decks_for, hand_size
 from engine.crazy_eights.state import Deal
 from engine.match import Match
 
@@ -20,7 +20,7 @@ from engine.match import Match
 def deal_for(players: int, hands: Sequence[Sequence[str]], stock: Sequence[str]) -> Deal:
     size = hand_size(players)
     assert all(len(h) == size for h in hands) and len(hands) == players
-    left = Counter(deck_for(players))
+    left = Counter(deck_for(decks_for(players)))
     left.subtract([c for h in hands for c in h])
     left.subtract(stock)
     assert all(k >= 0 for k in left.values()), "a card is used more often than the deck has it"

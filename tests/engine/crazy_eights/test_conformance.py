@@ -28,6 +28,7 @@ OPTIONS: list[dict[str, Any]] = [
     {"target": 40, "draw": "three", "draw_when_able": False},
     {"target": 40, "scoring": "penalty"},
     {"target": 40, "draw_when_able": False, "reshuffle": False, "scoring": "penalty"},
+    {"target": 40, "two_decks_from": 3, "draw": "three"},
 ]
 
 
@@ -80,5 +81,10 @@ def test_records_replay_through_the_registry() -> None:
 
 def test_catalogue_entry_offers_every_toggle() -> None:
     names = {o.name for o in GAME.info.options}
-    assert names == {"draw", "draw_when_able", "reshuffle", "scoring", "target"}
+    assert names == {"draw", "draw_when_able", "reshuffle", "scoring", "target",
+                     "two_decks_from"}
+    assert all(len(o.description) > 20 for o in GAME.info.options)
     assert GAME.info.option("draw").choices == ("until_playable", "three", "one")
+    assert GAME.info.option("scoring").choices == ("winner_collects", "penalty")
+    assert (GAME.info.option("two_decks_from").minimum,
+            GAME.info.option("two_decks_from").maximum) == (2, 7)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engine.crazy_eights import GAME
-from engine.crazy_eights.rules import CANNOT_DRAW, CANNOT_PASS, NO_MATCH, NOT_IN_HAND
+from engine.crazy_eights.rules import CANNOT_DRAW, CANNOT_PASS, NO_MATCH, NOT_IN_HAND, STALL_LAPS
 from engine.crazy_eights.state import DRAW, PASS, Deal, NameSuit, Play, Reshuffle, value
 from engine.errors import BAD_CHANCE, NOT_YOUR_TURN, IllegalAction, OptionError
 from engine.match import Match
@@ -220,3 +220,111 @@ def test_bad_deals_and_options_are_refused() -> None:
             GAME.validate(2, bad)
     with pytest.raises(OptionError):
         GAME.validate(7, {})
+
+
+def test_two_decks_from_the_threshold_players() -> None:
+    # Default threshold six: five players share one deck, six two.
+    for n, opts, cards in ((5, {}, 52), (6, {}, 104), (3, {"two_decks_from": 3}, 104),
+                           (6, {"two_decks_from": 7}, 52)):
+        m = Match.start(GAME, n, opts, 2)
+        v = m.view(0)
+        assert v.decks == cards // 52
+        assert sum(v.hand_counts) + v.stock_count + len(v.discard) == cards
+    for bad in (1, 8):
+        with pytest.raises(OptionError):
+            GAME.validate(4, {"two_decks_from": bad})
+
+
+def test_blocked_with_reshuffle_on_when_the_pile_cannot_rebuild_the_stock() -> None:
+    # The stock is empty and the discard pile is only its top card: nothing to reshuffle, so
+    # nobody may draw and a round where everyone passes in turn is blocked.
+    h0 = ["2S", "3S", "4S", "5S", "6S", "7S", "9S"]
+    h1 = ["2C", "3C", "4C", "5C", "6C", "7C", "KC"]
+    m = start([h0, h1], ["JH"])
+    m.state = m.state._replace(stock=())
+    assert not m.chance_pending() and m.legal(1) == (PASS,)
+    m.act(1, PASS)
+    m.act(0, PASS)
+    v = m.view(None)
+    assert v.blocked and v.round_points == (1, 0)
+    caps = [c.key for c in GAME.common(v).captions]
+    assert "crazy_eights.blocked" in caps
+
+
+def test_a_pass_with_stock_left_does_not_count_towards_a_block() -> None:
+    hand = ["3C", "4C", "5C", "6C", "7C", "9C", "TC"]
+    m = start([H0, hand], ["KH", "2D", "3D"], {"draw": "one"})
+    m.act(1, DRAW)
+    m.act(1, PASS)  # the stock is not empty: no count towards a block
+    assert m.state.passes == 0 and m.view(None).phase == "play"
+
+
+def test_a_blocked_round_in_penalty_scoring_scores_every_hand() -> None:
+    h0 = ["2S", "3S", "4S", "5S", "6S", "7S", "9S"]  # 36
+    h1 = ["2C", "3C", "4C", "5C", "6C", "7C", "KC"]  # 37
+    m = start([h0, h1], ["JH"], {"reshuffle": False, "scoring": "penalty", "target": 500})
+    m.state = m.state._replace(stock=())
+    m.act(1, PASS)
+    m.act(0, PASS)
+    v = m.view(None)
+    assert v.blocked and v.round_points == (36, 37) and v.totals == (36, 37)
+
+
+def test_a_blocked_round_with_three_players_pays_the_lowest_the_differences() -> None:
+    h = [["2S", "3S", "4S", "5S", "6S"],  # 20
+         ["2C", "3C", "4C", "5C", "KC"],  # 24
+         ["AD", "2D", "3D", "4D", "5D"]]  # 15
+    m = start(h, ["JH"], {"reshuffle": False})
+    m.state = m.state._replace(stock=())
+    for seat in (1, 2, 0):
+        m.act(seat, PASS)
+    assert m.view(None).round_points == (0, 0, (20 - 15) + (24 - 15))
+
+
+def test_draws_and_passes_are_recorded_publicly_for_every_seat() -> None:
+    hand = ["3C", "4C", "5C", "6C", "7C", "9C", "TC"]
+    m = start([H0, hand], ["KH", "2D", "3D", "4D", "QH", "6D"], {"draw": "three"})
+    for _ in range(3):
+        m.act(1, DRAW)
+    m.act(1, PASS)
+    for seat in (None, 0, 1):
+        v = m.view(seat)
+        assert v.declined == ("", "H") and v.drawn_since == (0, 3)
+    # Seat 0 draws the QH on the KH and plays it: a card of its declined suit, so one of
+    # those drawn since, and one card fewer is unproven.
+    assert m.legal(0) == (DRAW,)
+    m.act(0, DRAW)
+    assert m.view(None).declined[0] == "H" and m.view(None).drawn_since[0] == 1
+    m.act(0, Play("QH"))
+    assert m.view(None).drawn_since == (0, 3)
+    # The next deal starts every record afresh.
+    m2 = start([H0, hand], ["KH"], {"draw": "one"})
+    assert m2.view(None).declined == ("", "") and m2.view(None).drawn_since == (0, 0)
+
+
+def test_a_round_that_lasts_stall_laps_turns_each_is_called_and_scored_as_blocked() -> None:
+    # Both players draw one card by choice every turn, then play a card if one goes (else
+    # pass): hands never shrink, the stock is rebuilt again and again, and the stall
+    # protection calls the round after STALL_LAPS turns each, scored by the blocked rule.
+    m = start([H0, ["2C", "3C", "4C", "5C", "6C", "7C", "KC"]], ["JH"], {"draw": "one"})
+    turns = 0
+    while m.view(None).phase in ("play", "name"):
+        assert m.view(None).round == 1
+        seat = m.to_act()[0]
+        legal = m.legal(seat)
+        if DRAW in legal:
+            action = DRAW
+        else:
+            action = legal[0]  # a card that goes, a suit to name, or the pass
+            turns += not (isinstance(action, Play) and action.card[0] == "8")
+        m.act(seat, action)
+        if m.view(None).phase == "play" and m.chance_pending():
+            m.resolve_chance()  # the stock rebuilt from the discards
+    v = m.view(None)
+    assert turns == STALL_LAPS * 2 and v.called and v.blocked
+    values = [sum(value(c) for c in m.state.hands[s]) for s in (0, 1)]
+    low = min(values)
+    assert v.round_points == tuple(
+        0 if values[s] != low or values.count(low) > 1 else sum(values) - 2 * low
+        for s in (0, 1))
+    assert "crazy_eights.called" in [c.key for c in GAME.common(v).captions]

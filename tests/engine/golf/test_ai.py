@@ -5,29 +5,16 @@ The published figures (hard against normal too) come from ``python -m bench.draw
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine.golf import GAME, PLAYERS
 from engine.golf.ai import Odds, estimate
 from engine.match import Match
+from tests.engine.level_play import play_levels
 
 
 def play(levels: tuple[str, ...], seed: int, options: dict[str, object]) -> Match:
-    m = Match.start(GAME, len(levels), options, seed)
-    rngs = [random.Random(seed * 31 + s) for s in range(len(levels))]
-    for _ in range(20_000):
-        if m.outcome() is not None:
-            break
-        seat = m.to_act()[0]
-        legal = m.legal(seat)
-        action = PLAYERS[levels[seat]].choose(m.view(seat), legal, rngs[seat])
-        assert action in legal
-        m.act(seat, action)
-        m.resolve_chance()
-    assert m.outcome() is not None
-    return m
+    return play_levels(GAME, PLAYERS, levels, seed, options)
 
 
 @pytest.mark.parametrize("layout", ["4", "6", "8", "9"])

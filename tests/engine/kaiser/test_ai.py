@@ -13,19 +13,11 @@ from engine.kaiser.state import Bid, BidNoTrump, NameTrump, Pass, Play
 from engine.match import Match
 from engine.tricks import NO_TRUMP, SUIT_OF
 from tests.engine.kaiser.scenario import JUNK, ONE_SUIT, auction, contract, deal_with
+from tests.engine.level_play import play_levels
 
 
 def test_every_level_plays_legal_moves_to_the_end() -> None:
-    levels = ("hard", "easy", "normal", "random")
-    m = Match.start(GAME, 4, {"misdeal": True}, 3)
-    rngs = [random.Random(s) for s in range(4)]
-    while m.outcome() is None:
-        seat = m.to_act()[0]
-        legal = m.legal(seat)
-        a = PLAYERS[levels[seat]].choose(m.view(seat), legal, rngs[seat])
-        assert a in legal
-        m.act(seat, a)
-        m.resolve_chance()
+    play_levels(GAME, PLAYERS, ("hard", "easy", "normal", "random"), 3, {"misdeal": True})
 
 
 def test_the_hard_players_deals_keep_counts_voids_and_its_own_cards() -> None:

@@ -14,20 +14,12 @@ from engine.match import Match
 from engine.wizard import GAME, PLAYERS
 from engine.wizard.ai import HardPlayer, sample_hands
 from engine.wizard.state import DECK, Bid, is_plain
+from tests.engine.level_play import play_levels
 from tests.engine.wizard.scenario import bid_all, deal, play_all, start
 
 
 def play(levels: tuple[str, ...], seed: int, options: dict[str, object]) -> Match:
-    m = Match.start(GAME, len(levels), options, seed)
-    rngs = [random.Random(seed * 31 + s) for s in range(len(levels))]
-    while m.outcome() is None:
-        seat = m.to_act()[0]
-        legal = m.legal(seat)
-        action = PLAYERS[levels[seat]].choose(m.view(seat), legal, rngs[seat])
-        assert action in legal
-        m.act(seat, action)
-        m.resolve_chance()
-    return m
+    return play_levels(GAME, PLAYERS, levels, seed, options)
 
 
 @pytest.mark.parametrize(("levels", "options"), [
