@@ -20,6 +20,10 @@ GAME_MODULES: dict[str, str] = {
     "checkers": "engine.checkers",
     "mastermind": "engine.mastermind",
     "golf": "engine.golf",
+    "kaiser": "engine.kaiser",
+    "wizard": "engine.wizard",
+    "backgammon": "engine.backgammon",
+    "crazy_eights": "engine.crazy_eights",
 }
 
 
