@@ -72,6 +72,9 @@ class Screen:
         if template is None:
             return key.rsplit(".", 1)[-1].replace("_", " ")
         values = {k: self.value(v) for k, v in (args or {}).items()}
+        seat = (args or {}).get("seat")
+        if isinstance(seat, int) and "name" not in values and 0 <= seat < len(self.names):
+            values["name"] = self.names[seat]  # a seat argument names the seat ({name})
         return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
 
     # -- formatting values the host sent (generic: any game) ------------------------------------

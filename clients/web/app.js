@@ -29,6 +29,8 @@ const HOOKS = {
   sequence: () => import("./games/hooks/sequence.js"),
   euchre: () => import("./games/hooks/euchre.js"),
   president: () => import("./games/hooks/president.js"),
+  kaiser: () => import("./games/hooks/kaiser.js"),
+  wizard: () => import("./games/hooks/wizard.js"),
 };
 const NO_PRESENTATION = { family: "generic", zones: [], gestures: [], seat_colours: [] };
 const renderers = {}; // game -> {family, hook, presentation}

@@ -21,10 +21,12 @@ from clients.kiosk.games import (
     euchre,
     generic,
     grid_board,
+    kaiser,
     president,
     sequence,
     shedding,
     trick_taking,
+    wizard,
 )
 from clients.kiosk.games.hook import NONE, Hook
 from clients.kiosk.model import TableEntry
@@ -44,6 +46,8 @@ HOOKS: dict[str, Hook] = {
     "president": president.HOOK,
     "sequence": sequence.HOOK,
     "checkers": checkers.HOOK,
+    "kaiser": kaiser.HOOK,
+    "wizard": wizard.HOOK,
 }
 
 

@@ -1,4 +1,4 @@
-"""The trick-taking family on the shared screen (Euchre; Kaiser and Wizard can follow): a strip
+"""The trick-taking family on the shared screen (Euchre, Kaiser, Wizard): a strip
 with each side's score, the game's captions, the tricks this hand and the status (trump), the
 seats round the table with their hands face down, and the trick in the middle, each card
 towards its player.
@@ -17,12 +17,22 @@ from clients.kiosk import draw as d
 from clients.kiosk.draw import Ctx
 from clients.kiosk.games import table
 from clients.kiosk.games.hook import Hook
-from clients.kiosk.games.public import Public, View, key_or, plays, public, zone_value
+from clients.kiosk.games.public import Play, Public, View, key_or, plays, public, zone_value
 from clients.kiosk.model import TableEntry
 
 
 def can_draw(entry: TableEntry) -> bool:
-    return plays(zone_value(entry, "trick")) is not None
+    return _plays(zone_value(entry, "trick")) is not None
+
+
+def _plays(value: object) -> list[Play] | None:
+    """A trick's plays; a code the shell's deck lacks (Wizard's W1, its Jesters' N1) is still a
+    card of the trick, not a view the family cannot read."""
+    if isinstance(value, list) and all(isinstance(p, dict) and isinstance(p.get("card"), str)
+                                       and len(p["card"]) == 2 for p in value):
+        return [(p["seat"] if isinstance(p.get("seat"), int) else None, [p["card"]])
+                for p in value]
+    return plays(value)
 
 
 def draw(ctx: Ctx, rect: Rect, entry: TableEntry, hook: Hook) -> None:
@@ -34,15 +44,17 @@ def draw(ctx: Ctx, rect: Rect, entry: TableEntry, hook: Hook) -> None:
     _strip(ctx, strip, entry, view, pub, hook)
     area = Rect(rect.x, strip.bottom + 4, rect.w, rect.bottom - strip.bottom - 4)
     table.seats(ctx, area, entry, view, pub, hook, n, fan_max=6)
-    middle = Rect(0, 0, round(area.w * 0.46), round(area.h * 0.5))
-    middle.center = area.center
+    # the middle and the line under it stay between the seats above and below it
+    free = area.h - 2 * table.seat_box(area, n)[1] - 8
+    middle = Rect(0, 0, round(area.w * 0.46), round(min(area.h * 0.5, free * 6 / 7)))
+    middle.center = (area.centerx, area.centery - max(14, middle.h // 6) // 2)
     if not (hook.middle and hook.middle(ctx, middle, entry, view)):
-        now = plays(zone_value(entry, "trick")) or []
+        now = _plays(zone_value(entry, "trick")) or []
         done = view.get("tricks")
         if not now and pub.phase == "play" and isinstance(done, list) and done:
             # the last trick stays on the table, dimmed, until the next is led
             last = done[-1].get("plays") if isinstance(done[-1], dict) else None
-            table.trick(ctx, middle, plays(last) or [], n, dim=True)
+            table.trick(ctx, middle, _plays(last) or [], n, dim=True)
         else:
             table.trick(ctx, middle, now, n)
     table.under(ctx, middle, pub.last)
@@ -67,8 +79,9 @@ def _strip(ctx: Ctx, box: Rect, entry: TableEntry, view: View, pub: Public, hook
     goal = table.side_pills(ctx, first, entry, pub, 0.8) if len(pub.sides) < n else first
     lines = hook.goal(ctx, entry, view) if hook.goal else list(pub.captions)
     won = zone_value(entry, "score_sheet")
-    if isinstance(won, list) and len(won) == len(pub.sides) and pub.phase in ("play",
-                                                                              "hand_over"):
+    # tricks (or points) per side; a sheet of rounds (Wizard's) is its hook's to draw
+    per_side = isinstance(won, list) and all(isinstance(x, int) for x in won)
+    if per_side and len(won) == len(pub.sides) and pub.phase in ("play", "hand_over"):
         lines.append(f"{key_or(ctx, entry.game + '.tricks')} {'–'.join(map(str, won))}".strip())
     rows = max(1, len(lines))
     for i, line in enumerate(lines[:2]):

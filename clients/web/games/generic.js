@@ -38,13 +38,20 @@ function value(ctx, v, depth = 0) {
   return scalar(ctx, v);
 }
 
+// A caption in words; a seat argument also names the seat ({name}), as the table shows it.
+export function capText(ctx, cap) {
+  const a = Object.fromEntries(cap.args.map(([k, x]) => [k, scalar(ctx, x)]));
+  const s = cap.args.find(([k, x]) => k === "seat" && typeof x === "number");
+  if (s && a.name == null) a.name = ctx.name(s[1]);
+  return t(cap.key, a);
+}
+
 // The common part every game sends (engine/presentation.py): its captions, and the score of
 // each side named by its seats.
 export function commonPart(ctx) {
   const c = ctx.state.common;
   if (!c) return null;
-  const captions = (c.captions || []).map((cap) => h("p", { class: "caption-line" },
-    t(cap.key, Object.fromEntries(cap.args.map(([k, x]) => [k, scalar(ctx, x)])))));
+  const captions = (c.captions || []).map((cap) => h("p", { class: "caption-line" }, capText(ctx, cap)));
   const sides = c.scores.map((score, side) => {
     const seats = c.teams.map((team, seat) => (team === side ? ctx.name(seat) : null)).filter((x) => x !== null);
     return h("li", { class: c.seat != null && c.teams[c.seat] === side ? "mine" : "" },

@@ -1,11 +1,10 @@
 // The trick_taking family: the seats around the table (you at the bottom, the next player to
-// your left, in every language), each seat's card of the trick in front of it, the other
-// hands as counts, the captions and scores, and the own hand, where a card is tappable
-// exactly when a legal action names it (the descriptor's `card` gesture). Every other legal
-// action is a button; a boolean field that splits alike actions ("alone") is a switch.
-// Drawn from the descriptor, the common part and the legal list: no game id, no rules here.
-// One game's own lines (bids, the turned card, its info panel) come from its hook:
-// `heldTrick`, `badges`, `seatNote`, `middle`, `info`, `banner`, `label`, `hint`, `quiet`.
+// your left, in every language), each seat's card of the trick in front of it, other hands as
+// counts, and the own hand, a card tappable exactly when a legal action names it (the `card`
+// gesture). Other actions are buttons; a boolean field splitting alike actions is a switch.
+// No game id, no rules here: a game's own lines come from its hook (`heldTrick`, `badges`,
+// `seatNote`, `middle`, `info`, `sheet`, `banner`, `label`, `hint`, `quiet`, `cardLabel`: a
+// card's spoken name, `variants`).
 
 import { card, hiddenHand } from "../cards.js";
 import { h } from "../dom.js";
@@ -46,7 +45,7 @@ export function render(ctx) {
       noteOf(ctx, s),
       played ? card(played, { game: ctx.game, small: true, dim: !!held,
         fresh: !held && trickBy.size > prevTrick && trick[trick.length - 1].seat === s,
-        label: `${ctx.name(s)}: ${cardName(played)}` }) : null);
+        label: `${ctx.name(s)}: ${part(ctx, "cardLabel", cardName(played), played)}` }) : null);
   });
   const table = h("div", { class: ["compass", n !== 4 && "ring"], dir: "ltr" }, spots,
     h("div", { class: "middle" }, part(ctx, "middle", null, held) || (held && held.winner != null
@@ -54,7 +53,7 @@ export function render(ctx) {
   // The game's info rows (trump, bids, tricks, score) as a sheet; else the common part.
   const rows = part(ctx, "info", null);
   const info = rows ? h("dl", { class: "info" }, rows.map(([k, x]) => [h("dt", null, k), h("dd", null, x)])) : commonPart(ctx);
-  return h("div", { class: "trick-taking" }, table, info,
+  return h("div", { class: "trick-taking" }, table, info, part(ctx, "sheet", null),
     part(ctx, "banner", null), handPanel(ctx));
 }
 
@@ -68,24 +67,38 @@ function handPanel(ctx) {
   if (ctx.seat == null) return hint(t("table.spectating"));
   const name = gesture(ctx, "card").fields[0];
   const cardActs = ctx.myTurn ? ctx.legal.filter((a) => name in a) : [];
-  const others = ctx.myTurn ? ctx.legal.filter((a) => !(name in a)) : [];
   const items = handItems(ctx);
-  const hand = h("div", { class: "hand", role: "group", "aria-label": t("table.your_hand") },
+  const hand = h("div", { class: "hand", role: "group", "aria-label": t("table.your_hand"), style: { "--n": String(items.length || 1) } },
     items.map((it) => {
       const acts = actionsFor(cardActs, it.code, name);
       return card(it.code, {
         game: ctx.game, caption: it.caption, key: `hand-${it.code}`, button: true,
+        label: part(ctx, "cardLabel", undefined, it.code),
         disabled: !acts.length || ctx.busy, dim: ctx.myTurn && cardActs.length > 0 && !acts.length,
         onclick: acts.length ? () => ctx.act(acts[0]) : null, action: acts[0],
       });
     }));
-  const { shown, toggles } = switched(ctx, others, (f) => t(`${ctx.game}.${f}_switch`));
+  const others = ctx.myTurn ? ctx.legal.filter((a) => !(name in a)) : [];
+  const { shown, toggles } = folded(ctx, others);
   const quiet = new Set(ctx.hook.quiet || ["pass"]);
   const ordered = [...shown.filter((a) => !quiet.has(a.type)), ...shown.filter((a) => quiet.has(a.type))];
   return h("div", { class: "hand-panel" },
     actionRow(ctx, ordered, (a) => actionLabel(ctx, a), { prefix: "trick-", primary: (a) => !quiet.has(a.type), extra: toggles.length ? toggles : null }),
     hand,
     hint(ctx.myTurn ? part(ctx, "hint", t(cardActs.length ? "hand.hint.tap" : "generic.choose"), cardActs, others) : waitingHint(ctx)));
+}
+
+// A hook's `variants` ({type: [base, flag]}): a type read as its base with `flag` set, so one
+// switch picks between them (a no-trump bid); a tap still sends the action as received.
+function folded(ctx, acts) {
+  const v = ctx.hook.variants || {}, flag = Object.fromEntries(Object.values(v)), orig = new Map();
+  const read = acts.map((a) => {
+    const [b, f] = v[a.type] || [a.type, flag[a.type]], x = f ? { ...a, type: b, [f]: a.type !== b } : a;
+    orig.set(x, a);
+    return x;
+  });
+  const { shown, toggles } = switched(ctx, read, (f) => t(`${ctx.game}.${f}_switch`));
+  return { shown: shown.map((x) => orig.get(x)), toggles };
 }
 
 export function describeLast() {

@@ -78,6 +78,33 @@ def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> 
     assert my_seat(page) == seat
 
 
+# A message key shown as it came (``euchre.phase.bidding``) or a placeholder left unfilled.
+RAW_KEY = re.compile(r"\b[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\b|\{\w+\}")
+
+
+@pytest.mark.parametrize("game", registry.ids())
+def test_every_game_reads_in_french_and_arabic(box: Box, phone: Any, game: str) -> None:
+    """Turns of every registered game in the other two languages, switched mid-game: the page
+    speaks the language (right to left in Arabic), with no message key or placeholder left
+    showing."""
+    page = phone.new_page()
+    with box.held_table(game, seed=11) as table:
+        join(page, box.url, table["code"])
+    for lang in ("fr", "ar"):
+        page.click("#settings-open")
+        page.select_option("#set-lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.click("button[data-key=settings-close]")
+        assert page.evaluate("() => document.documentElement.dir") == (
+            "rtl" if lang == "ar" else "ltr")
+        for _ in range(2):
+            text = page.inner_text(".table-screen")
+            assert not RAW_KEY.search(text), (game, lang, RAW_KEY.search(text), text[:2000])
+            if not wait_for_turn_or_end(page, timeout=60):
+                break
+            play_one_turn(page, game)
+
+
 def test_a_game_with_no_client_code_is_played_to_the_end(tmp_path: Path, phone: Any) -> None:
     """The toy game, registered with one line and no renderer, through the generic fallback."""
     with running_box(tmp_path / "box", toy=True) as toy_box:
