@@ -9,7 +9,9 @@ Run: ``.venv/bin/python -m bench.checkers [--perft 7] [--random 200] [--pairs ha
 - pairs: self-play between two levels, ``--games`` per pairing, each game opened with an
   ACF three-move ballot drawn from the game seed and the colours alternated (seed ``s``
   puts the first level on dark for even ``s``), reporting wins, draws and losses of the
-  first level, and every decision's time per level (wall clock: run it on a quiet machine).
+  first level, its score with a 95% interval, and every decision's time per level (wall
+  clock: run it on a quiet machine); ``--minutes`` stops a pairing after that long and
+  reports the games finished.
 
 A measurement, not a test: the tests run small versions of it (tests/engine/checkers).
 """
@@ -20,10 +22,10 @@ import argparse
 import json
 import multiprocessing
 import random
-import statistics
 import time
 from typing import Any
 
+from bench.chess_ai import score_interval, summary
 from engine.checkers import GAME, PLAYERS
 from engine.checkers import board as bd
 from engine.match import Match
@@ -68,56 +70,61 @@ def one(args: tuple[str, str, int]) -> dict[str, Any]:
     rngs = [random.Random(f"{seed}:ai:{s}") for s in range(2)]
     times: dict[str, list[float]] = {first: [], second: []}
     move_times: dict[str, list[float]] = {first: [], second: []}
-    current = 0.0
+    move_cpu: dict[str, list[float]] = {first: [], second: []}
+    current = current_cpu = 0.0
     while m.outcome() is None:
         seat = m.to_act()[0]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         action = PLAYERS[levels[seat]].choose(m.view(seat), m.legal(seat), rngs[seat])
         dt = time.perf_counter() - t
         times[levels[seat]].append(dt)
         current += dt
+        current_cpu += time.process_time() - c
         before = m.state.moves
         m.act(seat, action)
         if m.state.moves != before or m.outcome() is not None:
             move_times[levels[seat]].append(current)  # a whole move, all its steps
-            current = 0.0
+            move_cpu[levels[seat]].append(current_cpu)
+            current = current_cpu = 0.0
     o = m.outcome()
     assert o is not None
     result = "draw" if o.draw else ("win" if levels[o.winners[0]] == first else "loss")
     return {"seed": seed, "result": result, "reason": o.reason, "moves": m.state.moves,
-            "times": times, "move_times": move_times}
+            "times": times, "move_times": move_times, "move_cpu": move_cpu}
 
 
-def summary(times: list[float]) -> dict[str, Any]:
-    if not times:
-        return {}
-    times = sorted(times)
-    return {"n": len(times), "median_ms": round(statistics.median(times) * 1000, 1),
-            "p95_ms": round(times[int(0.95 * (len(times) - 1))] * 1000, 1),
-            "max_ms": round(times[-1] * 1000, 1)}
-
-
-def pairing(first: str, second: str, games: int, seed: int, jobs: int) -> dict[str, Any]:
+def pairing(first: str, second: str, games: int, seed: int, jobs: int,
+            minutes: float | None = None) -> dict[str, Any]:
+    """``games`` games, or those finished within ``minutes`` (the rest are not started)."""
     args = [(first, second, seed + i) for i in range(games)]
     t = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(one, args, chunksize=1)
-    else:
-        results = [one(a) for a in args]
+    results = []
+    with multiprocessing.Pool(jobs) as pool:
+        for r in pool.imap_unordered(one, args):
+            results.append(r)
+            print(json.dumps({"pair": [first, second], "seed": r["seed"],
+                              "result": r["result"], "moves": r["moves"]}), flush=True)
+            if minutes is not None and time.perf_counter() - t > minutes * 60:
+                break  # leaving the pool's block stops the games still being played
+    games = len(results)
     tally = {"win": 0, "draw": 0, "loss": 0}
     decisions: dict[str, list[float]] = {first: [], second: []}
     moves: dict[str, list[float]] = {first: [], second: []}
+    cpu: dict[str, list[float]] = {first: [], second: []}
     for r in results:
         tally[r["result"]] += 1
         for lvl in (first, second):
             decisions[lvl] += r["times"][lvl]
             moves[lvl] += r["move_times"][lvl]
+            cpu[lvl] += r["move_cpu"][lvl]
+    mean, lo, hi = score_interval(tally["win"], tally["draw"], tally["loss"])
     return {"pair": [first, second], "games": games, "seed": seed, **tally,
-            "first_score": round((tally["win"] + tally["draw"] / 2) / games, 3),
+            "first_score": mean, "first_score_95": [lo, hi],
             "seconds": round(time.perf_counter() - t, 1),
             "decision_time": {lvl: summary(decisions[lvl]) for lvl in (first, second)},
-            "move_time": {lvl: summary(moves[lvl]) for lvl in (first, second)}}
+            "move_time": {lvl: summary(moves[lvl]) for lvl in (first, second)},
+            # CPU time per whole move: what a machine busy with other work does not inflate.
+            "move_cpu": {lvl: summary(cpu[lvl]) for lvl in (first, second)}}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -128,6 +135,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--games", type=int, default=200, help="games per pairing")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--minutes", type=float, help="stop a pairing after this long")
     p.add_argument("--json", help="also write the results here")
     a = p.parse_args(argv)
     out: dict[str, Any] = {"perft": perft(a.perft), "random": random_games(a.random)}
@@ -135,7 +143,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out["pairs"] = []
     for pair in a.pairs:
         first, second = pair.split(",")
-        r = pairing(first, second, a.games, a.seed, a.jobs)
+        r = pairing(first, second, a.games, a.seed, a.jobs, a.minutes)
         out["pairs"].append(r)
         print(json.dumps(r), flush=True)
     if a.json:

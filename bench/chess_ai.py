@@ -3,8 +3,8 @@ computer levels in self-play with their decision times.
 
 Run: ``.venv/bin/python -m bench.chess_ai [--perft 4] [--random 20] [--pairs hard,normal ...]
 [--games 200] [--seed 1] [--jobs 2] [--json FILE]``. A level written ``hard@stockfish``
-plays with Stockfish behind it (``StockfishProcess`` below, the reference UCI backend a
-host's AI worker would hand to ``engine.chess.ai.use_backend``).
+plays with Stockfish behind it (``hostd.tables.stockfish.Stockfish``, the backend the host's
+AI workers hand to ``engine.chess.ai.use_backend``).
 
 - perft: the start position and Kiwipete through python-chess (the counts are checked);
 - random: whole random games through the rules interface (step entry, views not built);
@@ -12,10 +12,15 @@ host's AI worker would hand to ``engine.chess.ai.use_backend``).
   random plies drawn from the game seed (so games differ), colours alternated (seed ``s``
   puts the first level on white for even ``s``). A game is adjudicated, as engine matches
   do, when one side stays 8 pawn units of material ahead for 10 plies (after ply 20: a
-  win) or reaches 400 plies (a draw); the reasons say how many were. Reports wins, draws and losses of the
-  first level, its score with a 95% interval (normal approximation), and each level's time
+  win) or the game reaches ``--max-plies`` (400: a win for a side 3 pawn units ahead, else
+  a draw); the reasons say how many were. Reports wins, draws and losses of the
+  first level, its score with a 95% interval (Wilson's), and each level's time
   per whole move (all its steps; wall clock: run it on a quiet machine). Each finished game
-  is printed as it ends, so a long run can be read before it is over.
+  is printed as it ends, so a long run can be read before it is over; ``--minutes`` stops a
+  pairing after that long and reports the games finished;
+- decisions (``--decisions N --levels hard,hard@stockfish``): each level's whole-move
+  decision on the same N middle-game positions, wall and CPU time (ours plus the engine's):
+  the CPU figure is what a busy machine does not inflate.
 
 A measurement, not a test: the tests run small versions of it (tests/engine/chess).
 """
@@ -23,27 +28,23 @@ A measurement, not a test: the tests run small versions of it (tests/engine/ches
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
 import multiprocessing
 import os
 import random
-import shutil
 import statistics
-import subprocess
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import chess
 
-from engine.chess import GAME, uci
+from engine.chess import GAME
 from engine.chess.ai import OWN, players
 from engine.chess.rules import RESIGN
 from engine.chess.state import MoveTo, OfferDraw, Pick
-from engine.chess.uci import UciSettings
 from engine.match import Match
+from hostd.tables import stockfish
 
 PERFT = {
     chess.STARTING_FEN: (20, 400, 8902, 197281, 4865609),
@@ -94,63 +95,6 @@ def random_games(games: int) -> dict[str, Any]:
             "steps_per_second": round(steps / dt)}
 
 
-# -- Stockfish over UCI (the reference backend a host's AI worker would use) ---------------
-def find_stockfish() -> str | None:
-    """Stockfish on PATH, or where Debian puts it (/usr/games is not on every PATH)."""
-    found = shutil.which("stockfish")
-    if found:
-        return found
-    for candidate in ("/usr/games/stockfish", "/usr/bin/stockfish"):
-        if os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-class StockfishProcess:
-    """One Stockfish process spoken to over UCI: an ``engine.chess.uci.UciBackend``."""
-
-    def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.configured: tuple[UciSettings, bool] | None = None
-        self._send("uci")
-        self._until("uciok")
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _until(self, word: str) -> str:
-        assert self.proc.stdout is not None
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish exited")
-            if line.split()[:1] == [word]:
-                return line
-
-    def bestmove(self, fen: str, moves: Sequence[str], settings: UciSettings,
-                 chess960: bool) -> str | None:
-        if self.configured != (settings, chess960):
-            for line in uci.setup_lines(settings, chess960):
-                self._send(line)
-            self._send("isready")
-            self._until("readyok")
-            self.configured = (settings, chess960)
-        for line in uci.go_lines(fen, moves, settings):
-            self._send(line)
-        return uci.parse_bestmove(self._until("bestmove"))
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self._send("quit")
-        self.proc.wait(timeout=5)
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None:
-                pipe.close()
-
-
 _ENGINE: dict[str, Any] = {}
 
 
@@ -161,20 +105,21 @@ def level_player(name: str) -> Any:
     if not backend:
         return OWN[level]
     if "sf" not in _ENGINE:
-        path = find_stockfish()
-        if path is None:
-            raise SystemExit("stockfish not found")
-        _ENGINE["sf"] = StockfishProcess(path)
+        found = stockfish.locate()
+        if found.path is None:
+            raise SystemExit(found.why)
+        _ENGINE["sf"] = stockfish.Stockfish(found.path)
     return players(_ENGINE["sf"])[level]
 
 
 ADJUDICATE_MATERIAL = 8  # pawn units ahead ...
 ADJUDICATE_PLIES = 10  # ... held this many plies in a row (after the first 20) wins
-MAX_PLIES = 400  # and a game this long is a draw
+MAX_PLIES = 400  # and a game this long ends (``--max-plies``) ...
+CAP_MATERIAL = 3  # ... won by a side this many pawn units ahead, else drawn
 
 
-def one(args: tuple[str, str, int]) -> dict[str, Any]:
-    first, second, seed = args
+def one(args: tuple[str, str, int, int]) -> dict[str, Any]:
+    first, second, seed, max_plies = args
     levels = (first, second) if seed % 2 == 0 else (second, first)
     m = Match.start(GAME, 2, {}, seed)
     rng = random.Random(f"{seed}:opening")
@@ -212,8 +157,10 @@ def one(args: tuple[str, str, int]) -> dict[str, Any]:
             if m.outcome() is None and abs(ahead) >= ADJUDICATE_PLIES:
                 adjudicated, winner = "adjudicated_material", side
                 break
-            if m.outcome() is None and plies >= MAX_PLIES:
+            if m.outcome() is None and plies >= max_plies:
                 adjudicated = "adjudicated_length"
+                if abs(lead) >= CAP_MATERIAL:
+                    winner = side
                 break
     o = m.outcome()
     if adjudicated:
@@ -237,16 +184,21 @@ def summary(times: list[float]) -> dict[str, Any]:
 
 
 def score_interval(win: int, draw: int, loss: int) -> tuple[float, float, float]:
+    """The first level's score (a draw is half a point) and its 95% Wilson interval: unlike
+    the normal approximation it does not shrink to nothing when every game ends alike
+    (200 wins of 200 give [0.981, 1.0], not [1.0, 1.0])."""
     n = win + draw + loss
-    points = [1.0] * win + [0.5] * draw + [0.0] * loss
-    mean = sum(points) / n
-    var = sum((p - mean) ** 2 for p in points) / max(1, n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return round(mean, 3), round(max(0.0, mean - half), 3), round(min(1.0, mean + half), 3)
+    p = (win + draw / 2) / n
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(p, 3), round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)
 
 
-def pairing(first: str, second: str, games: int, seed: int, jobs: int) -> dict[str, Any]:
-    args = [(first, second, seed + i) for i in range(games)]
+def pairing(first: str, second: str, games: int, seed: int, jobs: int,
+            max_plies: int = MAX_PLIES, minutes: float | None = None) -> dict[str, Any]:
+    """``games`` games, or those finished within ``minutes`` (the rest are not started)."""
+    args = [(first, second, seed + i, max_plies) for i in range(games)]
     t = time.perf_counter()
     tally = {"win": 0, "draw": 0, "loss": 0}
     moves: dict[str, list[float]] = {first: [], second: []}
@@ -260,11 +212,63 @@ def pairing(first: str, second: str, games: int, seed: int, jobs: int) -> dict[s
             print(json.dumps({"pair": [first, second], "seed": r["seed"],
                               "result": r["result"], "reason": r["reason"],
                               "plies": r["plies"], **tally}), flush=True)
+            if minutes is not None and time.perf_counter() - t > minutes * 60:
+                break  # leaving the pool's block stops the games still being played
+    played = sum(tally.values())
     mean, lo, hi = score_interval(tally["win"], tally["draw"], tally["loss"])
-    return {"pair": [first, second], "games": games, "seed": seed, **tally,
+    return {"pair": [first, second], "games": played, "seed": seed, **tally,
             "first_score": mean, "first_score_95": [lo, hi], "reasons": reasons,
             "seconds": round(time.perf_counter() - t, 1),
             "move_time": {lvl: summary(moves[lvl]) for lvl in (first, second)}}
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds of process ``pid`` so far (0 without one)."""
+    if pid is None:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def positions(count: int, seed: int) -> list[Match]:
+    """Middle-game positions to decide in: easy against itself for 10 to 80 plies."""
+    out = []
+    for i in range(count):
+        rng = random.Random(f"{seed}:{i}:positions")
+        m = Match.start(GAME, 2, {}, seed + i)
+        for _ in range(rng.randrange(10, 80)):
+            if m.outcome() is not None:
+                break
+            seat = m.to_act()[0]
+            m.act(seat, OWN["easy"].choose(m.view(seat), m.legal(seat), rng))
+        if m.outcome() is None and m.state.picked < 0 and m.state.target < 0:
+            out.append(m)
+    return out
+
+
+def decision_cost(levels: list[str], count: int, seed: int) -> dict[str, Any]:
+    """Each level's whole-move decision (the pick, where the move is chosen) on the same
+    positions: wall time, and CPU time of this process plus the engine's, which a busy
+    machine does not inflate as it does the wall clock."""
+    found = positions(count, seed)
+    out: dict[str, Any] = {"positions": len(found)}
+    for name in levels:
+        player = level_player(name)
+        engine = _ENGINE.get("sf")
+        wall: list[float] = []
+        cpu: list[float] = []
+        for i, m in enumerate(found):
+            seat = m.to_act()[0]
+            w, c = time.perf_counter(), time.process_time()
+            e = cpu_seconds(engine.pid if engine is not None and "@" in name else None)
+            player.choose(m.view(seat), m.legal(seat), random.Random(i))
+            e = cpu_seconds(engine.pid if engine is not None and "@" in name else None) - e
+            wall.append(time.perf_counter() - w)
+            cpu.append(time.process_time() - c + e)
+        out[name] = {"wall": summary(wall), "cpu": summary(cpu)}
+        print(json.dumps({name: out[name]}), flush=True)
+    return out
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -275,14 +279,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--games", type=int, default=4, help="games per pairing (200 to measure)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--max-plies", type=int, default=MAX_PLIES,
+                   help=f"end a game here: a win {CAP_MATERIAL}+ pawn units ahead, else a draw")
+    p.add_argument("--minutes", type=float, help="stop a pairing after this long")
+    p.add_argument("--decisions", type=int, default=0,
+                   help="positions to time each --levels decision on (wall and CPU)")
+    p.add_argument("--levels", default="hard,hard@stockfish,normal@stockfish")
     p.add_argument("--json", help="also write the results here")
     a = p.parse_args(argv)
     out: dict[str, Any] = {"perft": perft(a.perft), "random": random_games(a.random)}
     print(json.dumps({"perft": out["perft"], "random": out["random"]}, indent=1), flush=True)
+    if a.decisions:
+        out["decisions"] = decision_cost(a.levels.split(","), a.decisions, a.seed)
     out["pairs"] = []
     for pair in a.pairs:
         first, second = pair.split(",")
-        r = pairing(first, second, a.games, a.seed, a.jobs)
+        r = pairing(first, second, a.games, a.seed, a.jobs, a.max_plies, a.minutes)
         out["pairs"].append(r)
         print(json.dumps(r), flush=True)
     if a.json:

@@ -24,6 +24,7 @@ GAME_MODULES: dict[str, str] = {
     "wizard": "engine.wizard",
     "backgammon": "engine.backgammon",
     "crazy_eights": "engine.crazy_eights",
+    "chess": "engine.chess",
 }
 
 

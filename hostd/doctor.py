@@ -694,6 +694,17 @@ def check_update(ctx: Context) -> Iterator[Check]:
         yield Check("last check", "ok", f"{_when(last.get('checked_at'))}: {news}")
 
 
+# -- the chess engine ---------------------------------------------------------------------------
+def check_chess_engine(ctx: Context) -> Iterator[Check]:
+    """Which engine the chess levels play on: Stockfish (found as the AI workers find it, and
+    asked its version over UCI), or the built-in search and why."""
+    from hostd.tables import stockfish
+
+    usable, detail = stockfish.describe()
+    yield Check("chess engine", "ok" if usable else "warn", detail,
+                "" if usable else "apt install stockfish (normal and hard then play on it)")
+
+
 # -- all of it ---------------------------------------------------------------------------------
 def run_checks(ctx: Context) -> list[Check]:
     ifs = interfaces()
@@ -702,7 +713,7 @@ def run_checks(ctx: Context) -> list[Check]:
         lambda: check_network(ctx, ifs), lambda: check_mdns(ctx, ifs), lambda: check_mdns_backend(ctx),
         lambda: check_bluetooth(ctx), lambda: check_hotspot(ctx), lambda: check_disk(ctx), lambda: check_clock(ctx),
         lambda: check_data_dir(ctx), lambda: check_database(ctx), lambda: check_tables(ctx),
-        lambda: check_update(ctx),
+        lambda: check_update(ctx), lambda: check_chess_engine(ctx),
     ]
     checks: list[Check] = []
     for group in groups:

@@ -11,7 +11,8 @@ nodes, never by the clock, so its decisions are reproducible from the view and g
 
 Our own search (always there):
 
-- random: any legal move, uniformly.
+- random: any legal move, uniformly (it accepts draw offers, and offers one now and then
+  after ply 60, so two random players end in about 100 plies).
 - easy (a beginner who hangs pieces now and then): each move scored one ply deep by material
   and a pinch of position, plus noise of about a pawn; one time in six any legal move.
 - normal: alpha-beta two plies deep with captures searched to the end (quiescence),
@@ -26,8 +27,8 @@ engine fails to answer a legal move, the level's own search decides instead, so 
 never waits on a broken engine.
 
 Draw offers are accepted when the player judges itself worse by more than a margin (easy
-never accepts); claims are made when the player is not better; offers are otherwise
-declined by moving. None of the players offers or resigns.
+never accepts, random always does); claims are made when the player is not better; offers
+are otherwise declined by moving. Only random offers draws; none resigns.
 
 This module must never import the rules' state machine, do I/O, start a process, read the
 clock, or use the global random generator.
@@ -41,7 +42,7 @@ from typing import Any, TypeVar
 
 import chess
 
-from engine.chess.state import AcceptDraw, ClaimDraw, MoveTo, Pick, Promote
+from engine.chess.state import AcceptDraw, ClaimDraw, MoveTo, OfferDraw, Pick, Promote
 from engine.chess.uci import LEVELS, UciBackend, UciSettings
 from engine.chess.views import ChessView
 
@@ -440,11 +441,26 @@ class EnginePlayer(_Player):
 
 
 class RandomMover(_Player):
-    """Any legal move, uniformly (never an offer, a claim or resignation: a random player
-    that resigned at random would end most games on its second move)."""
+    """Any legal move, uniformly; never a claim or resignation (a random player that
+    resigned at random would end most games on its second move). It accepts every draw
+    offer, and from ply ``OFFER_FROM`` offers one now and then (one turn in ``OFFER_ODDS``),
+    which the other levels decline unless they are worse: two random players agree a draw
+    after about 100 plies instead of wandering to the 75-move rule (about 350 plies, most of
+    a test's time at a table of random players)."""
 
     level = "random"
     accept_margin = None
+    OFFER_FROM = 60
+    OFFER_ODDS = 20
+
+    def choose(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        if not view.promoting and not view.picked:
+            if AcceptDraw() in legal:
+                return AcceptDraw()
+            if (len(view.moves) >= self.OFFER_FROM and OfferDraw() in legal
+                    and rng.randrange(self.OFFER_ODDS) == 0):
+                return OfferDraw()
+        return super().choose(view, legal, rng)
 
     def decide(self, board: chess.Board, moves: list[chess.Move],
                rng: random.Random) -> chess.Move:

@@ -131,6 +131,16 @@ class Flag:
     elapsed_ms: int
 
 
+class Timing(NamedTuple):
+    """What a host needs to run the clocks (``ChessGame.clock``): milliseconds left per seat
+    as of the last ``Clock`` step, the seat whose clock runs now (-1: none), and the seat
+    whose ``Clock`` step is owed (-1: none; the host sends it with the move)."""
+
+    left: tuple[int, ...]
+    running: int
+    owed: int
+
+
 class LastMove(NamedTuple):
     seat: int
     uci: str  # "e2e4", "e7e8q"; castling in Chess960 is king-takes-rook ("e1h1")

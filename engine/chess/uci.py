@@ -33,10 +33,12 @@ class UciSettings:
 
 # easy stays on our own search (a beginner who hangs pieces: Stockfish at its weakest still
 # sees every one-move threat). normal and hard are Stockfish held down by skill and nodes:
-# normal a casual club player, hard a strong club player (UCI_Elo 2000, measured in bench).
+# normal a casual club player, hard a strong club player (UCI_Elo 2000). hard's 50,000
+# nodes take about 0.3 s on the 2-core development machine, so about 1 s on a Raspberry
+# Pi 4 (docs/rules/chess.md has the budget and the measured times).
 LEVELS: dict[str, UciSettings] = {
     "normal": UciSettings(skill=3, nodes=20_000),
-    "hard": UciSettings(skill=20, nodes=100_000, elo=2000),
+    "hard": UciSettings(skill=20, nodes=50_000, elo=2000),
 }
 
 

@@ -9,6 +9,10 @@ computes).
 
 A decision that fails or outlives its wall-clock guard falls back to a uniformly random
 legal action, so a table never stalls on a broken or slow player.
+
+Each worker process puts Stockfish behind the chess levels when the box has it
+(``hostd.tables.stockfish``: one engine per worker, started on its first chess decision,
+killed with the worker); on worker threads the levels play on our own search.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import trio
 
 from engine import ai, registry
 from hostd.logs import get_logger
+from hostd.tables import stockfish
 
 log = get_logger(__name__)
 
@@ -53,9 +58,16 @@ def _orphan_guard(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
+        stockfish.kill_all()  # os._exit runs no clean-up: the engine goes first
         os._exit(0)
 
     threading.Thread(target=watch, name="orphan-guard", daemon=True).start()
+
+
+def _worker_start(parent: int) -> None:
+    """A worker's initializer: the orphan guard, then Stockfish behind the chess levels."""
+    _orphan_guard(parent)
+    stockfish.install()
 
 
 def _warm(game_ids: Sequence[tuple[str, str]]) -> int:
@@ -73,7 +85,7 @@ class AIWorkers:
             # spawn, not fork: forking a process that runs trio and sqlite threads is unsafe.
             ctx = multiprocessing.get_context("spawn")
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                processes, mp_context=ctx, initializer=_orphan_guard,
+                processes, mp_context=ctx, initializer=_worker_start,
                 initargs=(os.getpid(),))
         self.decisions = 0
         self.fallbacks = 0
@@ -92,6 +104,12 @@ class AIWorkers:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
+    async def run(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a worker (a thread without processes): what a worker has."""
+        if self._pool is None:
+            return await trio.to_thread.run_sync(fn, *args)
+        return await self._in_pool(fn, *args)
+
     async def decide(self, game_id: str, level: str, view: Any, legal: Sequence[Any],
                      rng: random.Random) -> Any:
         """One of ``legal``, chosen by the computer player ``level`` of ``game_id``."""
@@ -107,7 +125,8 @@ class AIWorkers:
                     index = await trio.to_thread.run_sync(
                         _decide, game_id, module, level, view, legal, rng)
                 else:
-                    index = await self._in_pool(game_id, module, level, view, legal, rng)
+                    index = await self._in_pool(_decide, game_id, module, level, view,
+                                                legal, rng)
             except Exception:
                 log.exception("ai_decision_failed", game=game_id, level=level)
         self.decisions += 1
@@ -117,7 +136,7 @@ class AIWorkers:
             return legal[fallback.randrange(len(legal))]
         return legal[index]
 
-    async def _in_pool(self, *args: Any) -> int:
+    async def _in_pool(self, fn: Any, *args: Any) -> Any:
         assert self._pool is not None
         token = trio.lowlevel.current_trio_token()
         done = trio.Event()
@@ -126,15 +145,14 @@ class AIWorkers:
             with suppress(trio.RunFinishedError):
                 token.run_sync_soon(done.set)
 
-        fut = self._pool.submit(_decide, *args)
+        fut = self._pool.submit(fn, *args)
         fut.add_done_callback(wake)
         try:
             await done.wait()
         except BaseException:
             fut.cancel()
             raise
-        result: int = fut.result()
-        return result
+        return fut.result()
 
 
 @asynccontextmanager

@@ -52,6 +52,8 @@ from hostd.protocol.messages import (
 from hostd.protocol.wire import Memo, encode_data
 
 Event = tuple[str, dict[str, Any]]
+# The host's own steps an action makes due, from the state it reached: (seat, action) each.
+HostSteps = Callable[[Any], Sequence[tuple[int, Any]]]
 Status = Literal["playing", "finished", "closed"]
 MAX_NAME = 24
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
@@ -73,6 +75,7 @@ def clean_name(raw: str) -> str:
 def _presentation(game: Game[Any]) -> bytes:
     """A game's descriptor, encoded once: it never changes while the daemon runs."""
     return encode_data(game.info.presentation)
+
 
 class Reject(Exception):
     """A refused request. ``code`` is stable (``hostd.protocol.codes``); nothing changed."""
@@ -578,8 +581,9 @@ class TableCore:
 
     # -- play -------------------------------------------------------------------------------
     def intent(self, conn: int, version: int, action: Any, seat: int | None = None,
-               re: int | None = None) -> Change:
-        """A person's action, checked in order: table, seat, version, then the rules."""
+               re: int | None = None, host: HostSteps | None = None) -> Change:
+        """A person's action, checked in order: table, seat, version, then the rules.
+        ``host``: the host's own steps the action makes due (a clock's), stored with it."""
         if self.status == "closed":
             raise Reject(codes.TABLE_CLOSED)
         held = self.watchers.get(conn)
@@ -597,9 +601,10 @@ class TableCore:
             decoded = self.match.decode_action(action)
         except IllegalAction as e:
             raise Reject(e.code) from None
-        return self._step(held, decoded, reply=(conn, re))
+        return self._step(held, decoded, reply=(conn, re), host=host)
 
-    def ai_step(self, seat: int, version: int, action: Any, *, forced: bool = False) -> Change:
+    def ai_step(self, seat: int, version: int, action: Any, *, forced: bool = False,
+                host: HostSteps | None = None) -> Change:
         """A computer player's move for ``seat`` decided at ``version`` (stale: refused)."""
         if self.status != "playing":
             raise Reject(codes.GAME_OVER)
@@ -607,15 +612,26 @@ class TableCore:
             raise Reject(codes.STALE_VERSION)
         if not forced and not self.seats[seat].ai_plays:
             raise Reject(codes.WRONG_SEAT)
+        return self._step(seat, action, reply=None, host=host)
+
+    def host_step(self, seat: int, action: Any) -> Change:
+        """A step only the host sends, as the game's own seat for it (a fallen flag)."""
+        if self.status != "playing":
+            raise Reject(codes.GAME_OVER)
         return self._step(seat, action, reply=None)
 
-    def _step(self, seat: int, action: Any, *, reply: tuple[int, int | None] | None) -> Change:
+    def _step(self, seat: int, action: Any, *, reply: tuple[int, int | None] | None,
+              host: HostSteps | None = None) -> Change:
         try:
             state = self.game.apply(self.match.state, seat, action)
+            steps: list[Step] = [ActionStep(seat, action)]
+            for h_seat, h_action in host(state) if host is not None else ():
+                state = self.game.apply(state, h_seat, h_action)
+                steps.append(ActionStep(h_seat, h_action))
         except IllegalAction as e:
             raise Reject(e.code) from None
         state, chance = _advance(self.game, state, pause=True)
-        steps: list[Step] = [ActionStep(seat, action), *chance]
+        steps += chance
         events: list[Event] = [("step", self.match.step_data(s)) for s in steps]
         finished = self.game.outcome(state) is not None
         if finished:

@@ -3,9 +3,15 @@
 Everything that changes a table arrives as a command in this task's inbox and is handled to
 the end before the next one is read: check (the pure core), make durable (the store), then
 tell (render and push frames). No locks, no races; a command that fails never leaves the
-table half-changed. The AI, grace periods, turn timers and the pause between hands run as
-small child tasks that only ever post commands back into the inbox, where they are checked
-like anyone's (an AI move decided at an old version is simply stale and decided again).
+table half-changed. The AI, grace periods, turn timers, a game clock's flag and the pause
+between hands run as small child tasks that only ever post commands back into the inbox,
+where they are checked like anyone's (an AI move decided at an old version is simply stale
+and decided again).
+
+Game clocks (hostd/tables/clocks.py): the mover's thinking time is measured here, from the
+moment its clock starts running; each move is stored with its ``Clock`` step (the time it
+used), a ``Flag`` step is sent when the running clock reaches zero, and the deadline in
+every state is the time left on the running clock (or the turn timer's, if sooner).
 
 Never blocks on a client: frames go to each connection's bounded outbox without waiting (a
 connection that cannot keep up is dropped by its session), so one slow phone never slows
@@ -26,7 +32,8 @@ from hostd.logs import get_logger
 from hostd.protocol import codes
 from hostd.protocol.messages import Rejected, Text
 from hostd.store import StorageError
-from hostd.tables.core import Change, Effects, Reject, TableCore, hash_token, notice
+from hostd.tables import clocks
+from hostd.tables.core import Change, Effects, HostSteps, Reject, TableCore, hash_token, notice
 
 if TYPE_CHECKING:
     from hostd.tables.hub import Hub
@@ -74,7 +81,7 @@ class AiMove:
 
 @dataclass
 class Timer:
-    kind: str  # "grace", "turn", "deal", "retry"
+    kind: str  # "grace", "turn", "deal", "retry", "flag"
     seat: int
     version: int
 
@@ -112,6 +119,8 @@ class TableRunner:
         self._storage_until = 0.0  # (trio time) no AI move or deal is tried before this
         self._storage_failures = 0
         self._retry: trio.CancelScope | None = None
+        self._clock = clocks.TurnClock()  # the running game clock's thinking time
+        self._flag: trio.CancelScope | None = None  # fires when the running clock is out
         self.stopped = trio.Event()
         self.log = log.bind(table=core.id, game=core.meta.game)
 
@@ -250,7 +259,8 @@ class TableRunner:
         re = _re(msg)
         try:
             if cmd.kind == "intent":
-                change = core.intent(conn, msg.version, msg.action, msg.seat, re)
+                change = core.intent(conn, msg.version, msg.action, msg.seat, re,
+                                     host=self._owed())
                 await self.apply(change, conn=conn, re=re)
             elif cmd.kind == "join":
                 if self.hub.draining:
@@ -319,6 +329,7 @@ class TableRunner:
         core = self.core
         if self._nursery is None:
             return
+        self._schedule_clock()
         if core.status != "playing":
             for seat in list(self._thinking):
                 self._cancel_thinking(seat)
@@ -357,9 +368,55 @@ class TableRunner:
         return self._turn is not None and self._turn[0] == version and seat in self.core.to_act()
 
     def _deadline_left(self) -> float | None:
-        if self._turn is None or self._turn[0] != self.core.version:
-            return None
-        return max(0.0, round(self._turn[1] - trio.current_time(), 3))
+        """Seconds the seat to act has: the turn timer's, the running clock's, the sooner."""
+        now = trio.current_time()
+        left = [self._turn[1] - now] if self._turn is not None and \
+            self._turn[0] == self.core.version else []
+        if self._clock.since is not None:
+            on_clock = clocks.seconds_left(self._timing(), self._clock, now)
+            if on_clock is not None:
+                left.append(on_clock)
+        return max(0.0, round(min(left), 3)) if left else None
+
+    # -- game clocks -----------------------------------------------------------------------
+    def _timing(self) -> clocks.Timing | None:
+        core = self.core
+        return clocks.timing(core.game, core.match.state) if core.status == "playing" else None
+
+    def _schedule_clock(self) -> None:
+        """Follow the running clock: a new turn starts at zero; the clock stops while nobody
+        is at the table (the computers wait then too); the flag falls at zero."""
+        core = self.core
+        t = self._timing()
+        key = clocks.turn_key(core.game_no, t)
+        now = trio.current_time()
+        running = key is not None and core.attended()
+        if self._clock.update(key, running, now) or (running and self._flag is None):
+            self._cancel(self._flag)
+            self._flag = None
+            left = clocks.seconds_left(t, self._clock, now)
+            if running and left is not None and not self._storage_held():
+                self._flag = self._later(left, Timer("flag", -1, core.version))
+
+    def _owed(self) -> HostSteps:
+        """The host's steps an action now makes due: the mover's Clock step, with the time
+        it thought (measured now, as the action is taken)."""
+        used, game = self._clock.used_ms(trio.current_time()), self.core.game
+        return lambda state: clocks.owed_steps(game, state, used)
+
+    async def _flag_fell(self) -> None:
+        self._flag = None
+        t = self._timing()
+        if t is None or clocks.turn_key(self.core.game_no, t) != self._clock.key \
+                or self._clock.since is None:
+            return  # the move came first: _schedule follows the new turn
+        now = trio.current_time()
+        left = clocks.seconds_left(t, self._clock, now)
+        if left is not None and left > 0:
+            self._flag = self._later(left, Timer("flag", -1, self.core.version))
+            return
+        elapsed = max(self._clock.used_ms(now), t.left[t.running])
+        await self.apply(self.core.host_step(*clocks.flag_step(self.core.game, elapsed)))
 
     def _cancel_turn(self) -> None:
         if self._turn is not None:
@@ -394,7 +451,10 @@ class TableRunner:
         view, legal, rng = core.ai_inputs(seat)
         level = core.seats[seat].level
         game_id = core.meta.game
-        delay = 0.0 if forced else AI_SECONDS * self.hub.ai_speed
+        # On a game clock the computer's pause would be charged to it (a second a step loses
+        # every short game on time): it moves as soon as it has decided.
+        paced = not forced and self._clock.key is None
+        delay = AI_SECONDS * self.hub.ai_speed if paced else 0.0
 
         async def think() -> None:
             with scope:
@@ -412,7 +472,8 @@ class TableRunner:
         if entry is not None and entry[0] == cmd.version:
             del self._thinking[cmd.seat]
         try:
-            change = self.core.ai_step(cmd.seat, cmd.version, cmd.action, forced=cmd.forced)
+            change = self.core.ai_step(cmd.seat, cmd.version, cmd.action, forced=cmd.forced,
+                                       host=self._owed())
         except Reject:
             return  # decided on a state that has moved on: _schedule decides again
         if cmd.forced:
@@ -424,6 +485,8 @@ class TableRunner:
         core = self.core
         if cmd.kind == "retry":
             self._retry = None  # _handle schedules again: AI moves and deals are tried again
+        elif cmd.kind == "flag":
+            await self._flag_fell()
         elif cmd.kind == "grace":
             self._grace.pop(cmd.seat, None)
             effects = core.cover(cmd.seat)

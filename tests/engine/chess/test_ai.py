@@ -13,19 +13,19 @@ import random
 import chess
 import pytest
 
-from bench.chess_ai import StockfishProcess, find_stockfish
 from engine.chess import GAME, PLAYERS
 from engine.chess import ai as chess_ai
 from engine.chess.ai import EnginePlayer, HardPlayer, NormalPlayer, board_of, players
 from engine.chess.state import AcceptDraw, ClaimDraw, MoveTo, OfferDraw, Pick, Promote
 from engine.chess.uci import LEVELS, go_lines, parse_bestmove, setup_lines
 from engine.match import Match
+from hostd.tables.stockfish import Stockfish, locate
 from tests.engine.chess.scenario import enter, from_fen
 
 LEVEL_NAMES = ("random", "easy", "normal", "hard")
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 MATE_IN_TWO = "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1"  # Qb8+ Rxb8 Rxb8#
-STOCKFISH = find_stockfish()
+STOCKFISH = locate().path  # the test machines have Debian's stockfish (.ci/run)
 
 
 def whole_move(player: object, m: Match, seed: int) -> str:
@@ -135,10 +135,9 @@ def test_the_engine_protocol_lines() -> None:
     assert players(None)["hard"] is chess_ai.OWN["hard"]
 
 
-@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed (Debian: stockfish)")
 def test_stockfish_plays_the_levels_and_a_dead_engine_falls_back() -> None:
     assert STOCKFISH is not None
-    sf = StockfishProcess(STOCKFISH)
+    sf = Stockfish(STOCKFISH)
     try:
         levels = players(sf)
         assert isinstance(levels["hard"], EnginePlayer) and levels["easy"] is chess_ai.OWN["easy"]
@@ -147,8 +146,10 @@ def test_stockfish_plays_the_levels_and_a_dead_engine_falls_back() -> None:
         for _ in range(6):  # Chess960 castling is spoken king-takes-rook both ways
             whole_move(levels["normal"], m, 0)
     finally:
-        sf.close()
-    # The process is gone: the level plays on its own search instead of failing.
+        sf.kill()
+    # The engine is gone for good (it cannot be started again): the level plays on its own
+    # search instead of failing.
+    sf.path = "/nonexistent/stockfish"
     hard = players(sf)["hard"]
     assert whole_move(hard, from_fen(MATE_IN_ONE), 0) == "a1a8"
 
