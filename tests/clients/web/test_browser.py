@@ -456,3 +456,17 @@ def test_euchre_bowers_and_the_alone_switch(box: Box, phone: Any) -> None:
         raise AssertionError("no end after 400 moves")
     assert bowers, "no bower was ever captioned"
     assert switched, "the alone switch never showed"
+
+
+def test_a_chess_clock_shows_both_sides_time(box: Box, phone: Any) -> None:
+    """A timed chess game: both clocks under the board (as of each side's last move, in the
+    view), and the side to move counting down on its seat."""
+    page = phone.new_page()
+    with box.held_table("chess", "clock=5+0", seed=3) as table:
+        join(page, box.url, table["code"])
+    assert wait_for_turn_or_end(page)
+    clocks = page.locator(".grid-board .clocks")
+    expect(clocks).to_contain_text("5:00")
+    text = clocks.inner_text()
+    assert text.count(":") == 2 and "♔" in text and "♚" in text, text
+    expect(page.locator(".seat.mine [data-timer]")).to_be_visible()
