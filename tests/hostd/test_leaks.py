@@ -160,14 +160,35 @@ async def test_no_byte_sent_to_any_client_leaks_hidden_information(game: str) ->
                 nursery.start_soon(noisy_play, clients, t["id"], random.Random(i))
         records = [await ask(d.control, "export", table=t["id"]) for t, _, _ in tables]
         for (t, clients, kiosk), record in zip(tables, records, strict=True):
-            await kiosk.wait_state(t["id"], lambda s: s.status == "finished")
-            assert record["outcome"] is not None and "seed" in record
-            states = true_states(record)
-            tokens = {s: c.joined[t["id"]].token for s, c in clients.items()}
-            checked = 0
-            for seat, c in [*clients.items(), (None, kiosk)]:
-                assert c.raw is not None
-                mine = tokens.get(seat) if seat is not None else None
-                checked += check_bytes(g, n, states, seat, bytes(c.raw), record["seed"], mine,
-                                       {tok for s, tok in tokens.items() if s != seat})
-            assert checked > len(record["steps"]), "every client saw the game"
+            await check_every_client(g, n, t, clients, kiosk, record)
+
+
+async def check_every_client(g: Any, n: int, t: dict[str, Any], clients: dict[int, Client],
+                             kiosk: Client, record: dict[str, Any]) -> list[Any]:
+    """Every byte each person and the spectator of table ``t`` received, against the true
+    states replayed from its ``record``; the true states, for a caller's own checks."""
+    await kiosk.wait_state(t["id"], lambda s: s.status == "finished")
+    assert record["outcome"] is not None and "seed" in record
+    states = true_states(record)
+    tokens = {s: c.joined[t["id"]].token for s, c in clients.items()}
+    checked = 0
+    observers: list[tuple[int | None, Client]] = [*clients.items(), (None, kiosk)]
+    for seat, c in observers:
+        assert c.raw is not None
+        mine = tokens.get(seat) if seat is not None else None
+        checked += check_bytes(g, n, states, seat, bytes(c.raw), record["seed"], mine,
+                               {tok for s, tok in tokens.items() if s != seat})
+    assert checked > len(record["steps"]), "every client saw the game"
+    return states
+
+
+async def check_one_table(game: str, players: int, options: dict[str, Any]) -> list[Any]:
+    """One table of ``game`` at ``options`` through the daemon, played noisily to the end,
+    every client's bytes checked; the true states."""
+    async with running_daemon() as d, \
+            observed_table(d, game, players, **options) as (t, clients, kiosk):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(noisy_play, clients, t["id"], random.Random(players))
+        record = await ask(d.control, "export", table=t["id"])
+        assert {k: record["options"][k] for k in options} == options
+        return await check_every_client(registry.get(game), players, t, clients, kiosk, record)
