@@ -94,6 +94,13 @@ def draw_card(ctx: Ctx, rect: Rect, code: str, *, glow: bool = False,
     pygame.draw.rect(s, CARD_EDGE, rect, width=max(1, rect.w // 40), border_radius=radius)
     if len(code) != 2:
         return
+    if code[1] not in SUIT_SYMBOLS:
+        # A card outside the four suits (Wizard's W1-W4 and N1-N4: the digit only tells
+        # copies apart): its letter alone, large, where a suit would be a "?".
+        ctx.text.draw(s, code[0], Rect(rect.x, rect.y + rect.h // 4, rect.w, rect.h // 2),
+                      int(rect.h * 0.45), CARD_BLACK, bold=True, align="center")
+        _finish(ctx, rect, radius, caption, dim)
+        return
     rank, suit = ctx.tr.rank(code[0]), code[1]
     color = CARD_RED if suit in RED_SUITS else CARD_BLACK
     sym = SUIT_SYMBOLS.get(suit, "?")
@@ -112,9 +119,15 @@ def draw_card(ctx: Ctx, rect: Rect, code: str, *, glow: bool = False,
                int(rect.h * 0.18), color, align="center")
         big = Rect(rect.x, rect.y + rect.h * 2 // 5, rect.w, rect.h * 11 // 20)
         t.draw(s, sym, big, int(rect.h * 0.5), color, align="center")
+    _finish(ctx, rect, radius, caption, dim)
+
+
+def _finish(ctx: Ctx, rect: Rect, radius: int, caption: str | None, dim: bool) -> None:
+    """A card's caption under it, and its shade when dimmed."""
+    s = ctx.surface
     if caption:
         cap = Rect(rect.x, rect.bottom + 2, rect.w, max(10, rect.h // 6))
-        t.draw(s, caption, cap, int(rect.h * 0.14), GOLD, align="center")
+        ctx.text.draw(s, caption, cap, int(rect.h * 0.14), GOLD, align="center")
     if dim:
         shade = pygame.Surface(rect.size, pygame.SRCALPHA)
         pygame.draw.rect(shade, (0, 0, 0, 110), shade.get_rect(), border_radius=radius)

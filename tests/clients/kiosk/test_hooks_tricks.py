@@ -99,6 +99,19 @@ def test_wizard_bids_tricks_and_sheet(wizard: list[State], screens: dict[str, Sc
     assert {"bidding", "play", "round_over"} <= phases
 
 
+def test_wizards_and_jesters_are_drawn_by_their_letter(wizard: list[State],
+                                                         screens: dict[str, Screen]) -> None:
+    """A card outside the four suits shows its letter, never a "?" for the suit it lacks."""
+    specials = 0
+    for state in wizard:
+        shown = [c["card"] for c in state.view.get("trick") or [] if isinstance(c, dict)]
+        if any(str(c)[0] in "WN" for c in shown):
+            specials += 1
+            texts = [t for _, t in frame(screens["en"], state, (1920, 1080))]
+            assert "?" not in texts, texts
+    assert specials > 0, "no Wizard or Jester was played in the sample"
+
+
 def test_wizard_hidden_bids_are_only_said_to_be_in(screens: dict[str, Screen]) -> None:
     screen = screens["en"]
     seen = 0
