@@ -22,17 +22,10 @@ from engine.backgammon.state import (
     Dice,
     Move,
 )
-from engine.errors import IllegalAction, OptionError
+from engine.errors import OptionError
 from engine.match import Match
 from tests.engine.backgammon.scenario import place, play, roll, start, steps
-
-
-def refused(m: Match, seat: int, action: Any) -> str:
-    before = m.state
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert m.state is before
-    return e.value.code
+from tests.engine.refusals import refusal as refused
 
 
 def finish_turn(m: Match, rng: random.Random) -> None:

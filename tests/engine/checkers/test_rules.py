@@ -25,14 +25,7 @@ from engine.codec import to_data
 from engine.errors import IllegalAction, OptionError
 from engine.match import Match
 from tests.engine.checkers.scenario import enter, from_fen, legal_moves_text
-
-
-def refused(m: Match, seat: int, action: object) -> str:
-    before = m.state
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert m.state is before
-    return e.value.code
+from tests.engine.refusals import refusal as refused
 
 
 def test_start_dark_moves_first_and_picks_only_movable_men() -> None:

@@ -29,16 +29,10 @@ from engine.chess.state import (
 from engine.errors import IllegalAction, OptionError
 from engine.match import Match
 from tests.engine.chess.scenario import enter, from_fen, legal_of, targets
+from tests.engine.refusals import refusal as refused
 
 KNIGHT_DANCE = ("g1f3", "g8f6", "f3g1", "f6g8")
 
-
-def refused(m: Match, seat: int, action: object) -> str:
-    before = m.state
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert m.state is before
-    return e.value.code
 
 
 # -- castling (3.8.2) -------------------------------------------------------------------------

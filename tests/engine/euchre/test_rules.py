@@ -47,19 +47,12 @@ from tests.engine.euchre.scenario import (
     state,
     view,
 )
+from tests.engine.refusals import refusal as refused
 
 
 def legal_cards(m: Match, seat: int) -> set[str]:
     return {a.card for a in m.legal(seat)}
 
-
-def refused(m: Match, seat: int, action: Any) -> str:
-    """The code ``action`` is refused with; the match must be unchanged."""
-    before = (m.state, len(m.steps))
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert (m.state, len(m.steps)) == before
-    return e.value.code
 
 
 def order_up(m: Match, maker: int, *, alone: bool = False, bury: str = "9H") -> None:

@@ -49,16 +49,10 @@ from tests.engine.kaiser.scenario import (
     play_out,
     start,
 )
+from tests.engine.refusals import refused
 
 ALL_PASS = (Pass(), Pass(), Pass())
 
-
-def refused(m: Match, seat: int, action: object, code: str) -> None:
-    before = m.state
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert e.value.code == code
-    assert m.state is before
 
 
 # -- the deck and the deal -------------------------------------------------------------------

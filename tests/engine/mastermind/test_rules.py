@@ -16,14 +16,7 @@ from engine.mastermind import rules as r
 from engine.mastermind.state import DRAW, SUBMIT, ClearPeg, DrawCode, SecretCode, SetPeg
 from engine.match import Match
 from tests.engine.mastermind.scenario import enter, pin, rows, start, view
-
-
-def refused(m: Match, seat: int, action: Any, code: str) -> None:
-    before = m.state
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert e.value.code == code
-    assert m.state is before
+from tests.engine.refusals import refused
 
 
 # -- classic -------------------------------------------------------------------------------

@@ -36,14 +36,7 @@ from tests.engine.president.scenario import (
     start,
     view,
 )
-
-
-def refused(m: Match, seat: int, action: object, code: str) -> None:
-    before = m.state
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert e.value.code == code
-    assert m.state is before
+from tests.engine.refusals import refused
 
 
 def ranks_of(actions: tuple[object, ...]) -> set[str]:

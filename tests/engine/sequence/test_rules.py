@@ -17,6 +17,7 @@ from engine.sequence import GAME
 from engine.sequence.board import PLAYABLE_MASK
 from engine.sequence.data import Discard, ExchangeDead, Place, Remove, Reshuffle, Wild
 from engine.sequence.state import can_ever_move
+from tests.engine.refusals import refused
 from tests.engine.sequence.scenario import (
     alternate,
     at,
@@ -29,16 +30,6 @@ from tests.engine.sequence.scenario import (
 ROW8 = [at(8, c) for c in range(9)]  # AC 7S 6S 5S 4S 3S 2S 2H 3H
 FILLER1 = [at(1, 0), at(1, 2), at(1, 4), at(1, 6), at(3, 1), at(3, 3), at(3, 5), at(3, 7)]
 
-
-def refused(m: Match, seat: int, action: Any, code: str) -> None:
-    """``action`` is refused with ``code`` and changes nothing."""
-    state, steps = m.state, list(m.steps)
-    views = [m.view(s) for s in range(m.players)]
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert e.value.code == code, e.value
-    assert m.state is state and m.steps == steps
-    assert [m.view(s) for s in range(m.players)] == views
 
 
 def chips(m: Match) -> dict[tuple[int, int], int]:

@@ -24,16 +24,8 @@ from engine.wizard.rules import (
     WRONG_PHASE,
 )
 from engine.wizard.state import DECK, Bid, ChooseTrump, Deal, Play
+from tests.engine.refusals import refused
 from tests.engine.wizard.scenario import bid_all, deal, play_all, play_randomly, start
-
-
-def refused(m: Match, seat: int, action: object, code: str) -> None:
-    """``action`` is refused with ``code`` and the match is left exactly as it was."""
-    before, steps = m.state, len(m.steps)
-    with pytest.raises(IllegalAction) as e:
-        m.act(seat, action)
-    assert e.value.code == code
-    assert m.state is before and len(m.steps) == steps
 
 
 def one_trick(cards: list[str], trump: str = "C", **options: object) -> Match:
