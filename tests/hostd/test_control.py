@@ -79,7 +79,7 @@ def test_seats_kick_and_ai(daemon: DaemonProcess) -> None:
 
 def test_bad_requests_get_one_line_errors(daemon: DaemonProcess) -> None:
     for args, text in [
-        (("tables", "new", "chess"), "unknown game 'chess'"),
+        (("tables", "new", "bridge"), "unknown game 'bridge'"),
         (("tables", "new", "toy", "--players", "9"), "cannot be played by 9"),
         (("tables", "new", "toy", "--opt", "bonus=99"), "option 'bonus'"),
         (("tables", "new", "toy", "--opt", "nonsense"), "expected KEY=VALUE"),

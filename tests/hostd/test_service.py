@@ -51,7 +51,8 @@ def test_the_unit_has_what_the_issue_lists() -> None:
                    "ProtectControlGroups=yes", "RestrictNamespaces=yes", "LockPersonality=yes",
                    "MemoryDenyWriteExecute=yes", "SystemCallFilter=@system-service",
                    "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
-                   "CapabilityBoundingSet=", "After=network-online.target bluetooth.target",
+                   "CapabilityBoundingSet=",
+                   "After=network-online.target bluetooth.target avahi-daemon.service",
                    "Wants=network-online.target bluetooth.target"):
         assert wanted in settings, wanted
     low = service.render_unit(low_port=True)
