@@ -55,6 +55,7 @@ from engine.crazy_eights.state import (
     sort_hand,
 )
 from engine.crazy_eights.views import build_view
+from engine.discard_pile import reshuffled, shuffled
 from engine.errors import IllegalAction
 from engine.game import Game, Outcome, chance_rng
 from engine.presentation import Caption, Common, Gesture, Presentation, Zone
@@ -195,13 +196,9 @@ class CrazyEightsGame(Game[State]):
     def chance_outcome(self, state: State) -> Deal | Reshuffle | None:
         rng = chance_rng(state.seed, state.chances)
         if state.phase in (DEAL, BETWEEN):
-            deck = list(deck_for(state.decks))
-            rng.shuffle(deck)
-            return Deal(tuple(deck))
+            return Deal(shuffled(rng, deck_for(state.decks)))
         if shuffle_pending(state):
-            cards = list(state.discard[:-1])
-            rng.shuffle(cards)
-            return Reshuffle(tuple(cards))
+            return Reshuffle(shuffled(rng, state.discard[:-1]))
         return None
 
     def apply_chance(self, state: State, outcome: Any) -> State:
@@ -209,12 +206,7 @@ class CrazyEightsGame(Game[State]):
             return self._deal(state, outcome)
         if not shuffle_pending(state):
             raise IllegalAction(errors.NO_CHANCE_PENDING, "no chance step is pending")
-        if (not isinstance(outcome, Reshuffle) or not isinstance(outcome.cards, tuple)
-                or Counter(outcome.cards) != Counter(state.discard[:-1])):
-            raise IllegalAction(errors.BAD_CHANCE, "a reshuffle lists the discards under "
-                                                   "the top card, each once")
-        return state._replace(chances=state.chances + 1, stock=outcome.cards,
-                              discard=state.discard[-1:])
+        return reshuffled(state, outcome, Reshuffle)
 
     def _deal(self, state: State, outcome: Any) -> State:
         n = state.players
