@@ -19,15 +19,17 @@ export function cell(ctx, r, c) {
   const piece = side < 0 ? null : GLYPHS[side][code.toLowerCase()];
   const name = !piece ? t("grid.empty") : `${t(side ? "chess.side.black" : "chess.side.white")} ${piece}`;
   const moved = v.last && v.last.squares.includes(sq);
-  return { face: [], label: `${sq}, ${name}`, side, glyph: piece,
-    cls: [(r + c) % 2 ? "dark-sq" : "light-sq", (v.picked === sq || moved) && "last"] };
+  const check = v.check === sq; // the king in check, ringed and said
+  return { face: [], label: check ? `${sq}, ${name}, ${t("chess.check", { square: sq })}` : `${sq}, ${name}`, side, glyph: piece,
+    cls: [(r + c) % 2 ? "dark-sq" : "light-sq", (v.picked === sq || moved) && "last", check && "check"] };
 }
 
 export const flip = (ctx) => ctx.view.plays === "black";
 
 export function hint(ctx) {
   const v = ctx.view;
-  return t(v.promoting ? "chess.hint.promote" : v.picked ? "chess.hint.land" : "chess.hint.pick");
+  const h = t(v.promoting ? "chess.hint.promote" : v.picked ? "chess.hint.land" : "chess.hint.pick");
+  return v.check ? `${t("chess.check", { square: v.check })} ${h}` : h;
 }
 
 const mmss = (ms) => { const s = Math.max(0, Math.ceil(ms / 1000)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
