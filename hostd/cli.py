@@ -455,6 +455,9 @@ def _serve_claimed(cfg: Config, loaded: Loaded, held: Claim, ai_processes: int |
         for url in started.hub.join_urls:
             click.echo(f"tablebox: join at {url}/")
         click.echo(f"tablebox: {len(started.hub.tables)} tables restored; data in {cfg.data_dir}")
+        if setup.console_level:
+            click.echo(f"tablebox: warnings show here; every event is in {setup.file} "
+                       f"(tablebox logs -f follows it)")
         sys.stdout.flush()
 
     try:

@@ -4,7 +4,9 @@ Every daemon module logs through ``get_logger(__name__)`` with snake_case verb e
 context (table, seat, conn, game). ``configure`` sends every event, ours and the libraries'
 (hypercorn, zeroconf: stdlib ``logging``), through one pipeline to:
 
-- stdout: a coloured console renderer on a terminal; one JSON line per event with a ``<N>``
+- stdout: a coloured console renderer on a terminal (warnings and errors only when the file
+  below holds every event, so the operator's first lines are the daemon's own "listening /
+  join at" words, not its start-up chatter); one JSON line per event with a ``<N>``
   syslog priority prefix when stdout is the journal (journald strips it and keeps the level);
   plain JSON lines otherwise (a pipe, a container);
 - a size-bounded, rotated JSON-lines file in the state directory, for boxes without journald.
@@ -253,6 +255,7 @@ class Setup:
     level: str
     file: Path | None
     file_error: str = ""
+    console_level: str = ""  # the terminal's own threshold when it is above ``level``
 
 
 _handlers: list[logging.Handler] = []
@@ -290,6 +293,12 @@ def configure(level: str = "info", *, mode: Mode = "auto", file: Path | None = N
             file_error = f"{file}: {e.strerror or e}"
             file = None
 
+    # A person at a terminal reads the daemon's few plain lines (hostd.cli) and what needs
+    # them; the file keeps every event at the configured level for `tablebox logs`.
+    console_level = ""
+    if kind == "console-color" and file is not None and LEVELS[level] < logging.WARNING:
+        console.setLevel(logging.WARNING)
+        console_level = "warning"
     for h in _handlers:
         root.addHandler(h)
     root.setLevel(LEVELS[level])
@@ -303,7 +312,8 @@ def configure(level: str = "info", *, mode: Mode = "auto", file: Path | None = N
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
     )
-    return Setup(mode=kind.removesuffix("-color"), level=level, file=file, file_error=file_error)
+    return Setup(mode=kind.removesuffix("-color"), level=level, file=file, file_error=file_error,
+                 console_level=console_level)
 
 
 def reset() -> None:

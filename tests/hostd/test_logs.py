@@ -231,3 +231,54 @@ def test_daemon_events_are_snake_case_and_only_logs_configures_logging() -> None
                 r"structlog\.configure\(|logging\.basicConfig\(", text):
             bad.append(f"{rel}: configures logging; only hostd/logs.py may")
     assert not bad, "\n".join(bad)
+
+
+def test_serve_on_a_terminal_says_its_own_lines_first_and_keeps_every_event_in_the_file(
+        tmp_path: Path) -> None:
+    """`make serve` on a terminal: the first lines a person reads are where to join, not seven
+    start-up events; those are all in the log file (what `tablebox logs` reads)."""
+    import pty
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.hostd.helpers import LAUNCH, short_dir
+
+    control = short_dir() / "c.sock"
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LAUNCH, "serve", "--data-dir", str(tmp_path), "--control",
+         str(control), "--bind", "127.0.0.1", "--tcp-port", "0", "--http-port", "0",
+         "--no-mdns", "--no-bluetooth"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm"},
+        stdin=subprocess.DEVNULL, stdout=follower, stderr=follower)
+    os.close(follower)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"tablebox logs -f" not in seen and time.monotonic() < deadline:
+            if select.select([leader], [], [], 1.0)[0]:
+                try:
+                    seen += os.read(leader, 65536)
+                except OSError:
+                    break
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        os.close(leader)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", seen.decode(errors="replace"))
+    said = [x for x in text.splitlines() if x.strip()]
+    assert said and said[0].startswith("tablebox: listening on tcp 127.0.0.1:"), said
+    assert any(x.startswith("tablebox: join at http://") for x in said), said
+    for event in ("config_loaded", "tables_restored", "tcp_listening", "daemon_ready"):
+        assert event not in text, said
+    # warnings still reach the terminal, as one line each, and nothing is lost from the file
+    assert all(x.startswith("tablebox: ") or "warning" in x or "error" in x for x in said), said
+    events = {e["event"] for e in lines((tmp_path / "tablebox.log").read_text())}
+    assert {"config_loaded", "tables_restored", "tcp_listening", "daemon_ready"} <= events
