@@ -134,13 +134,22 @@ def outcome_showing(entry: TableEntry, now: float) -> bool:
     return (since - OUTCOME_FIRST) % (OUTCOME_ON + OUTCOME_OFF) >= OUTCOME_OFF
 
 
+def titles(ctx: Ctx, entry: TableEntry) -> tuple[str, str]:
+    """The table's name and its game's, in the screen's language: the game's name is its
+    catalogue's (``<game>.name``), and a table left with its default name (the box's English
+    title of the game) reads as that translated name too; a name people chose is kept."""
+    key = f"{entry.game}.name"
+    title = ctx.tr.t(key) if entry.game and ctx.tr.has(key) else entry.title or entry.game
+    name = entry.name or title
+    return (title if name == entry.title else name), title
+
+
 def _header(ctx: Ctx, entry: TableEntry, lay: TileLayout) -> None:
     h = lay.header
     t = ctx.tr
     d.panel(ctx.surface, h, d.PANEL, radius=h.h // 4)
     inner = h.inflate(-lay.pad * 2, -lay.pad // 2)
-    name = entry.name or entry.title or entry.game
-    title = entry.title or entry.game
+    name, title = titles(ctx, entry)
     status, color = _status(ctx, entry)
     status_px = round(inner.h * 0.48)
     # the turn and the timer matter most: they get the room they need, up to two thirds

@@ -198,3 +198,26 @@ def test_on_the_boxs_own_wifi_both_codes_are_shown_and_read_back(
     assert sorted(decode_qr(path)) == sorted([WIFI, f"{JOIN_URL}/?code={sample.state.code}"])
     drawn = [item.text for item in screen.text.drawn]
     assert screen.tr.t("kiosk.step_wifi") in drawn and screen.tr.t("kiosk.step_table") in drawn
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_titles_read_in_the_screens_language(lang: str, samples: dict[str, list[Sample]],
+                                             screens: dict[str, Screen]) -> None:
+    """A table's game reads in the kiosk's language (its catalogue's ``<game>.name``), and so does
+    a table that kept its default name (the box's English title); a chosen name stays as is."""
+    from clients.kiosk.i18n import Translator
+
+    tr = Translator(lang)
+    screen = screens[lang]
+    for game in ("euchre", "president"):
+        s = samples[game][1]
+        default = Sample(game, "default", msgspec.structs.replace(s.state, name=game.capitalize()))
+        chosen = Sample(game, "chosen", msgspec.structs.replace(s.state, name="Chez Léa"))
+        for sample, name in ((default, tr.t(f"{game}.name")), (chosen, "Chez Léa")):
+            surface = pygame.Surface((1280, 720))
+            screen.frame(surface, model_for(sample), now=3.0)
+            texts = [item.text for item in screen.text.drawn]
+            assert any(name in x for x in texts), (game, lang, texts)
+            assert any(tr.t(f"{game}.name") in x for x in texts), (game, lang, texts)
+            if tr.t(f"{game}.name") != game.capitalize():  # French says "Euchre" too
+                assert not any(game.capitalize() in x for x in texts), (game, lang, texts)
