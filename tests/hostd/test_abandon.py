@@ -8,8 +8,12 @@ and abandoned tables are archived with their records kept; 0 means never.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import shutil
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -21,7 +25,15 @@ from engine.records import replay
 from hostd.control import request
 from hostd.protocol import codes
 from hostd.protocol.messages import Notice, State
-from tests.hostd.helpers import ask, daemon_process, play_to_end, running_daemon, short_dir
+from tests.hostd.helpers import (
+    LAUNCH,
+    ROOT,
+    ask,
+    daemon_process,
+    play_to_end,
+    running_daemon,
+    short_dir,
+)
 
 
 def notices(c: Client, key: str) -> list[Notice]:
@@ -155,6 +167,7 @@ async def test_a_released_seat_lets_a_watched_table_play_on() -> None:
 def test_a_finished_table_is_archived_and_its_record_still_replays() -> None:
     tmp = short_dir()
     data, control = tmp / "data", tmp / "c.sock"
+    exported = tmp / "archived.json"
     try:
         with daemon_process(data, control, "--ai-processes", "0",
                             "--archive-finished-after", "0.6") as proc:
@@ -174,15 +187,25 @@ def test_a_finished_table_is_archived_and_its_record_still_replays() -> None:
             final, closed, after = trio.run(play)
             assert closed.text.args == {"reason": "finished"} and after >= 0.4
             assert all(str(x["id"]) != table for x in request(control, "tables.list"))
-            record = request(control, "export", table=table)
+            # `tablebox export` and `tablebox replay` work on it as on any closed table.
+            assert tablebox("export", table, "-o", str(exported), "--control",
+                            str(control)).returncode == 0
             log = proc.output()
-        result = replay(record)
-        assert result.valid, result.error
-        assert to_data(result.match.outcome()) == final.outcome
+        checked = tablebox("replay", "--json", str(exported))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert json.loads(checked.stdout)["outcome"] == final.outcome
+        result = replay(json.loads(exported.read_text(encoding="utf-8")))
+        assert result.valid and to_data(result.match.outcome()) == final.outcome
         archived = [line for line in log.splitlines() if "table_archived" in line]
         assert len(archived) == 1 and "finished" in archived[0], log[-2000:]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def tablebox(*args: str) -> subprocess.CompletedProcess[str]:
+    """The ``tablebox`` command, as an operator runs it."""
+    return subprocess.run([sys.executable, "-c", LAUNCH, *args], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
 
 
 async def test_an_abandoned_table_is_archived_and_a_watched_one_is_not() -> None:
