@@ -252,3 +252,25 @@ async def test_zero_means_never() -> None:
             assert await listed(d.control, table["id"]) is not None
         async with connect(port=d.tcp_port) as back:
             assert (await back.resume(token)).table == t["id"]
+
+
+async def test_a_paused_tables_game_clock_stands_still() -> None:
+    async with running_daemon(grace_seconds=60, seat_release_after=60) as d:
+        t = await ask(d.control, "tables.new", game="chess", players=2, ai="random",
+                      options={"clock": "1+0"})
+        table = t["id"]
+        async with connect(port=d.tcp_port) as kiosk:
+            await kiosk.spectate(table)
+            async with connect(port=d.tcp_port) as ana:
+                ja = await ana.join(t["code"], "Ana", seat=0)  # white: her clock runs
+                first = await ana.wait_state(table, lambda s: s.deadline is not None)
+                assert first.deadline is not None
+            paused = await kiosk.wait_state(table, lambda s: s.paused)
+            assert paused.deadline is None, "no clock is shown running while paused"
+            await trio.sleep(1.5)
+            async with connect(port=d.tcp_port) as ana2:
+                await ana2.resume(ja.token)
+                back = await ana2.wait_state(table, lambda s: not s.paused and bool(s.legal))
+                assert back.deadline is not None and back.version == first.version
+                # Her time away was not charged to her clock (before: 1.5 s more gone).
+                assert back.deadline > first.deadline - 1.0, (first.deadline, back.deadline)
