@@ -476,7 +476,8 @@ class TableRunner:
 
     def _schedule_clock(self) -> None:
         """Follow the running clock: a new turn starts at zero; the clock stops while nobody
-        is at the table (the computers wait then too); the flag falls at zero."""
+        is at the table or the table is paused (the computers wait then too); the flag falls
+        at zero."""
         core = self.core
         t = self._timing()
         key = clocks.turn_key(core.game_no, t)

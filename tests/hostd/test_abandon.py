@@ -2,8 +2,9 @@
 
 An away person's seat returns to the computer after ``seat_release_after`` (notice, free
 seat, dead token, free name), also across a restart; a table whose people are all away
-pauses and plays on when one is back; a released seat lets a watched table play on; finished
-and abandoned tables are archived with their records kept; 0 means never.
+pauses (no moves, turn timer and game clock stopped) and plays on when one is back; a
+released seat lets a watched table play on; finished and abandoned tables are archived with
+their records kept; 0 means never.
 """
 
 from __future__ import annotations
