@@ -105,6 +105,10 @@ class Config:
     ai_speed: float = 1.0  # scales the AI's thinking delay; 1.0 is about a second a move, 0 instant
     grace_seconds: float = 20.0  # how long a dropped person's seat waits before the AI covers
     turn_timer: float = 0.0  # default per-table turn timer in seconds; 0 is off
+    # Abandoned seats and tables (docs/operations.md, "Abandoned seats and tables"); 0: never.
+    seat_release_after: float = 600.0  # an away person's seat returns to the computer for good
+    archive_finished_after: float = 900.0  # a finished game without a rematch stays listed
+    archive_abandoned_after: float = 3600.0  # a table nobody is connected to or watching
     log_level: str = "info"
     log_file: bool = True  # also write a rotated JSON log file in data_dir
     log_file_bytes: int = 5 * 1024 * 1024  # rotate the log file at this size
@@ -342,6 +346,16 @@ _KEYS = [
         "How long a dropped person's seat waits before the AI covers it.", _number(0, 3600)),
     Key("turn_timer", "number", "a number 0-3600 (0: no timer)",
         "Default seconds a person has for a move before the AI plays it.", _number(0, 3600)),
+    Key("seat_release_after", "number", "a number 0-604800 (seconds; 0: never)",
+        "Seconds a person may be away (link dropped, no leave) before their seat returns to "
+        "the computer for good: it is free to take, their token and name are released.",
+        _number(0, 7 * 86400)),
+    Key("archive_finished_after", "number", "a number 0-604800 (seconds; 0: never)",
+        "Seconds a finished table without a rematch stays listed before it is archived "
+        "(closed; its records are kept).", _number(0, 7 * 86400)),
+    Key("archive_abandoned_after", "number", "a number 0-604800 (seconds; 0: never)",
+        "Seconds a table may have no person connected, seated or watching before it is "
+        "archived (closed; its records are kept).", _number(0, 7 * 86400)),
     Key("log_level", "string", "one of " + ", ".join(f'"{x}"' for x in LOG_LEVELS),
         "The least severe level that is logged.", _level),
     Key("log_file", "boolean", "true or false",

@@ -146,6 +146,9 @@ class TableSummary(msgspec.Struct, frozen=True):
     free_seats: int
     status: Literal["playing", "finished", "closed"]
     seats: list[SeatSummary] = []
+    # People are seated and none of them is connected: the table waits for them (no AI
+    # moves, timers stopped). Added without a new protocol version.
+    paused: bool = False
 
 
 class Tables(_Reply, tag="tables", frozen=True):
@@ -179,6 +182,8 @@ class State(_Reply, tag="state", frozen=True):
     # The game's drawing instructions (engine/presentation.py ``Presentation`` as data): the
     # family renderer, zones and gestures, the same for every seat and every state of a game.
     presentation: dict[str, Any] | None = None
+    # As ``TableSummary.paused``: the people seated are all away, so the table waits.
+    paused: bool = False
 
 
 class Rejected(_Reply, tag="rejected", frozen=True):

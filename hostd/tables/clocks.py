@@ -7,10 +7,10 @@ steps that tell it: ``clock_step(used_ms)`` after a move, ``flag_step(elapsed_ms
 running clock reaches zero, both sent as seat ``clock_seat``. Nothing here knows a game id.
 
 This module owns the measuring (``TurnClock``: the running seat's thinking time, from the
-moment that seat could act, paused while nobody is at the table), what a move owes
-(``owed_steps``), and the time the host shows (``seconds_left``). It is pure: the caller
-passes the time in (the table's trio task, hostd/tables/runner.py, which also holds the
-deadline at which it sends the flag). It must never read a clock, sleep, or log.
+moment that seat could act, paused while nobody is at the table or its people are all away),
+what a move owes (``owed_steps``), and the time the host shows (``seconds_left``). It is
+pure: the caller passes the time in (the table's trio task, hostd/tables/runner.py, which
+also holds the deadline at which it sends the flag). It must never read a clock, sleep, or log.
 
 Restart: the record holds every ``Clock`` step, so a restored table's clocks stand where
 the last move left them; the time the mover had thought before the daemon stopped, and the

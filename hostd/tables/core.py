@@ -240,12 +240,23 @@ class TableCore:
         """Somebody is at the table: a person seated (even away) or a spectator watching."""
         return bool(self.watchers) or any(s.occupant is not None for s in self.seats)
 
+    def paused(self) -> bool:
+        """People are seated and none of them is connected: the table waits for them.
+
+        Computers do not play a game on for people who have all gone (their seats are
+        released later, or they come back); a table of computers only is not paused.
+        """
+        people = [s.occupant for s in self.seats if s.occupant is not None]
+        return self.status == "playing" and bool(people) and all(
+            o.conn is None for o in people)
+
     def ai_turns(self) -> list[int]:
         """Seats the AI must move now (AI seats and covered people).
 
-        An unattended table waits: computer players do not play on alone for nobody.
+        An unattended table waits: computer players do not play on alone for nobody, nor
+        for people who are all away (``paused``).
         """
-        if not self.attended():
+        if not self.attended() or self.paused():
             return []
         return [s for s in self.to_act() if self.seats[s].ai_plays]
 
@@ -296,7 +307,8 @@ class TableCore:
             id=self.id, code=self.meta.code, name=self.meta.name, game=self.meta.game,
             title=self.game.info.title, players=self.meta.players,
             free_seats=self.free_seats() if self.status != "closed" else 0,
-            status=self.status, seats=self.seat_summaries() if seats else [])
+            status=self.status, seats=self.seat_summaries() if seats else [],
+            paused=self.paused())
 
     def seats_meta(self) -> list[dict[str, str]]:
         return [{"name": s.occupant.name if s.occupant else "",
@@ -354,7 +366,8 @@ class TableCore:
             presentation=cast(Any, msgspec.Raw(_presentation(self.game))) if describe else None,
             seats=self.seat_summaries() if seats is None else seats, deadline=deadline,
             outcome=wire.to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
-            name=self.meta.name, code=self.meta.code, status=self.status)
+            name=self.meta.name, code=self.meta.code, status=self.status,
+            paused=self.paused())
 
     def render(self, effects: Effects, *, deadline: float | None = None,
                ai_speed: float = 1.0) -> list[tuple[int, bytes]]:
@@ -570,6 +583,22 @@ class TableCore:
         return Effects(sends=[(None, notice(self.id, "notice.disconnected", seat=seat,
                                             name=occ.name))], broadcast=True), seat
 
+    def release(self, seat: int, token_hash: str) -> Change | None:
+        """The person of ``token_hash`` was away too long: the seat returns to the computer
+        for good (free to take; the token stops working, the name is free). None when that
+        person is no longer there, or is connected again."""
+        occ = self.seats[seat].occupant
+        if occ is None or occ.token_hash != token_hash or occ.conn is not None:
+            return None
+        event: Event = ("seat", {"seat": seat, "name": None})
+
+        def commit() -> Effects:
+            self.apply_event(*event)
+            return Effects(sends=[(None, notice(self.id, "notice.seat_released", seat=seat,
+                                                name=occ.name))], broadcast=True)
+
+        return Change([event], commit)
+
     def cover(self, seat: int) -> Effects:
         """The grace period ran out: the AI plays for this person until they come back."""
         occ = self.seats[seat].occupant
@@ -717,15 +746,18 @@ class TableCore:
             if s.occupant is not None:
                 s.occupant.rematch = False
 
-    def close(self) -> Change:
+    def close(self, reason: str = "") -> Change:
+        """Close the table (its events stay in the store). ``reason``: why the box closed it
+        by itself ("finished", "abandoned"); empty when the operator did."""
         if self.status == "closed":
             raise Reject(codes.TABLE_CLOSED)
         event: Event = ("status", {"status": "closed"})
+        args = {"reason": reason} if reason else {}
 
         def commit() -> Effects:
             self.status = "closed"
             conns = list(self.watchers)
-            effects = Effects(sends=[(None, notice(self.id, "notice.table_closed"))],
+            effects = Effects(sends=[(None, notice(self.id, "notice.table_closed", **args))],
                               broadcast=True, detached=conns)
             return effects
 

@@ -126,7 +126,7 @@ class HubSettings:
 class DrainReport:
     playing: int  # games still running (somebody at the table)
     finished: int
-    idle: int  # tables in a game that nobody is at (they wait; they do not hold a drain)
+    idle: int  # games nobody is at, or whose people are all away (they wait; no drain hold)
     waited: float
     done: bool
 
@@ -361,7 +361,8 @@ class Hub:
         """Refuse new tables and joins; with ``wait``, return once no game is running.
 
         A running game is a table playing with somebody at it; a table nobody is at waits
-        (its computer players do not play on alone), so it does not hold a drain up.
+        (its computer players do not play on alone), and so does a paused one (its people
+        are all away), so neither holds a drain up.
         """
         self.draining = True
         log.info("drain_started")
@@ -369,7 +370,8 @@ class Hub:
 
         def running() -> int:
             return sum(1 for r in self.tables.values()
-                       if r.core.status == "playing" and r.core.attended())
+                       if r.core.status == "playing" and r.core.attended()
+                       and not r.core.paused())
 
         with trio.move_on_after(math_inf(timeout)):
             seen = self.changes
@@ -377,7 +379,7 @@ class Hub:
                 seen = await self.wait_changed(seen)
         finished = sum(1 for r in self.tables.values() if r.core.status == "finished")
         idle = sum(1 for r in self.tables.values()
-                   if r.core.status == "playing" and not r.core.attended())
+                   if r.core.status == "playing" and (not r.core.attended() or r.core.paused()))
         n = running()
         return DrainReport(n, finished, idle, trio.current_time() - t0, n == 0)
 
@@ -444,6 +446,8 @@ class Hub:
                           if s.occupant is not None),
             "seated_connected": sum(1 for r in self.tables.values() for s in r.core.seats
                                     if s.occupant is not None and s.occupant.conn is not None),
+            # Tables whose people are all away: they wait (docs/host.md, "Abandoned seats").
+            "paused": sum(1 for r in self.tables.values() if r.core.paused()),
             "draining": self.draining,
             "moves": self.moves,
             "cpu_seconds": round(time.process_time(), 3),  # the daemon's CPU (all threads)

@@ -8,6 +8,14 @@ between hands run as small child tasks that only ever post commands back into th
 where they are checked like anyone's (an AI move decided at an old version is simply stale
 and decided again).
 
+Abandonment (docs/host.md, "Abandoned seats and tables"): a person away for
+``seat_release_after`` seconds loses the seat to the computer for good; a table whose people
+are all away is paused (the core says so: no AI moves, no deals, timers and clocks stopped);
+a finished table is archived after ``archive_finished_after`` and one nobody is connected to
+or watching after ``archive_abandoned_after``, by the same close as the operator's. The
+store does not know when a link dropped before a restart, so on restore every seated person
+counts as away from that moment: a restart never releases a seat sooner than promised.
+
 Game clocks (hostd/tables/clocks.py): the mover's thinking time is measured here, from the
 moment its clock starts running; each move is stored with its ``Clock`` step (the time it
 used), a ``Flag`` step is sent when the running clock reaches zero, and the deadline in
@@ -81,9 +89,10 @@ class AiMove:
 
 @dataclass
 class Timer:
-    kind: str  # "grace", "turn", "deal", "retry", "flag"
+    kind: str  # "grace", "turn", "deal", "retry", "flag", "release", "archive"
     seat: int
-    version: int
+    version: int  # for "release" and "archive": the generation of the timer that fired
+    reason: str = ""  # "archive": "finished" or "abandoned"
 
 
 @dataclass
@@ -121,6 +130,10 @@ class TableRunner:
         self._retry: trio.CancelScope | None = None
         self._clock = clocks.TurnClock()  # the running game clock's thinking time
         self._flag: trio.CancelScope | None = None  # fires when the running clock is out
+        # seat -> (generation, token hash, scope): an away person's seat is released at expiry.
+        self._release: dict[int, tuple[int, str, trio.CancelScope]] = {}
+        self._archive: dict[str, tuple[int, trio.CancelScope]] = {}  # reason -> (gen, scope)
+        self._generation = 0  # tells a timer that fired from one cancelled after it fired
         self.stopped = trio.Event()
         self.log = log.bind(table=core.id, game=core.meta.game)
 
@@ -154,6 +167,7 @@ class TableRunner:
                 for seat in self.core.seats:  # restored: nobody is connected yet
                     if seat.occupant is not None and seat.occupant.conn is None:
                         self._start_grace(seat.index)
+                        self._start_release(seat.index)
                 self._schedule()
                 async with self._recv:
                     async for cmd in self._recv:
@@ -273,6 +287,7 @@ class TableRunner:
                     self.log.info("seat_joined", seat=seat, conn=conn)
                     if seat is not None:
                         self._cancel_thinking(seat)
+                        self._cancel_release(seat)  # the same name came back
             elif cmd.kind == "resume":
                 change, previous = core.resume(conn, msg.token_hash, re)
                 if await self.apply(change, conn=conn, re=re) is not None:
@@ -282,6 +297,7 @@ class TableRunner:
                     if seat is not None:
                         self._cancel(self._grace.pop(seat, None))
                         self._cancel_thinking(seat)
+                        self._cancel_release(seat)
             elif cmd.kind == "spectate":
                 effects = core.spectate(conn, re)
                 self.hub.attached(conn, self.id, None)
@@ -305,14 +321,84 @@ class TableRunner:
 
     def _gone(self, conn: int) -> None:
         effects, seat = self.core.disconnect(conn)
+        self._schedule()  # the last person gone pauses the table: the state says so, untimed
         self.deliver(effects)
         if seat is not None:
             self.log.info("seat_disconnected", seat=seat, conn=conn)
             self._start_grace(seat)
+            self._start_release(seat)
 
     def _start_grace(self, seat: int) -> None:
         self._cancel(self._grace.pop(seat, None))
         self._grace[seat] = self._later(self.hub.grace_seconds, Timer("grace", seat, 0))
+
+    def _next_generation(self) -> int:
+        self._generation += 1
+        return self._generation
+
+    def _start_release(self, seat: int) -> None:
+        """The person of ``seat`` is away: their seat goes to the computer at expiry."""
+        self._cancel_release(seat)
+        after = self.hub.config.seat_release_after
+        occ = self.core.seats[seat].occupant
+        if after <= 0 or occ is None:
+            return
+        gen = self._next_generation()
+        self._release[seat] = (gen, occ.token_hash,
+                               self._later(after, Timer("release", seat, gen)))
+
+    def _cancel_release(self, seat: int) -> None:
+        entry = self._release.pop(seat, None)
+        if entry is not None:
+            self._cancel(entry[2])
+
+    async def _release_seat(self, cmd: Timer) -> None:
+        entry = self._release.get(cmd.seat)
+        if entry is None or entry[0] != cmd.version:
+            return  # cancelled (they came back) after it fired
+        del self._release[cmd.seat]
+        change = self.core.release(cmd.seat, entry[1])
+        if change is None:
+            return
+        if await self.apply(change) is None:
+            # The database refused it: the seat stays theirs a little longer; try again.
+            gen = self._next_generation()
+            wait = max(1.0, self._storage_wait)
+            self._release[cmd.seat] = (gen, entry[1],
+                                       self._later(wait, Timer("release", cmd.seat, gen)))
+            return
+        self.hub.forget_tokens([entry[1]])
+        self.log.info("seat_released", seat=cmd.seat)
+
+    def _schedule_archive(self) -> None:
+        """Follow the archiving policy: a timer per reason that holds now, none otherwise."""
+        core, config = self.core, self.hub.config
+        due = {
+            "finished": config.archive_finished_after if core.status == "finished" else 0.0,
+            "abandoned": (config.archive_abandoned_after
+                          if core.status != "closed" and not core.watchers else 0.0),
+        }
+        for reason, after in due.items():
+            entry = self._archive.get(reason)
+            if after > 0 and entry is None:
+                gen = self._next_generation()
+                self._archive[reason] = (gen, self._later(
+                    after, Timer("archive", -1, gen, reason)))
+            elif after <= 0 and entry is not None:
+                self._cancel(entry[1])
+                del self._archive[reason]
+
+    async def _archive_table(self, cmd: Timer) -> None:
+        entry = self._archive.get(cmd.reason)
+        if entry is None or entry[0] != cmd.version or self.core.status == "closed":
+            return  # no longer due (a rematch, somebody came) after it fired
+        del self._archive[cmd.reason]
+        tokens = set(self.core.tokens())
+        if await self.apply(self.core.close(cmd.reason)) is None:
+            return  # the database refused it: _schedule arms the timer again
+        self.hub.forget_tokens(tokens)
+        self.log.info("table_archived", reason=cmd.reason, games=self.core.game_no)
+        self.stop()
 
     # -- management (called through ``call``) ---------------------------------------------------
     async def admin(self, change: Change) -> Effects:
@@ -329,6 +415,7 @@ class TableRunner:
         core = self.core
         if self._nursery is None:
             return
+        self._schedule_archive()
         self._schedule_clock()
         if core.status != "playing":
             for seat in list(self._thinking):
@@ -340,8 +427,12 @@ class TableRunner:
             return
         version = core.version
         held = self._storage_held()  # deals and AI moves wait while the database refuses
-        if not held and core.chance_pending() and (self._deal is None
-                                                    or self._deal[0] != version):
+        paused = core.paused()  # its people are all away: nothing moves until one is back
+        if paused and self._deal is not None:
+            self._cancel(self._deal[1])  # the pause between hands starts again on return
+            self._deal = None
+        if not held and not paused and core.chance_pending() and (
+                self._deal is None or self._deal[0] != version):
             if self._deal is not None:
                 self._cancel(self._deal[1])
             pause = HAND_PAUSE * self.hub.ai_speed if core.game.between_hands(
@@ -355,7 +446,7 @@ class TableRunner:
             if seat not in self._thinking and not held:
                 self._think(seat, version, forced=False)
         humans = core.human_turns()
-        if core.meta.turn_timer > 0 and humans:
+        if core.meta.turn_timer > 0 and humans and not paused:
             if self._turn is None or self._turn[0] != version:
                 self._cancel_turn()
                 deadline = trio.current_time() + core.meta.turn_timer
@@ -385,12 +476,13 @@ class TableRunner:
 
     def _schedule_clock(self) -> None:
         """Follow the running clock: a new turn starts at zero; the clock stops while nobody
-        is at the table (the computers wait then too); the flag falls at zero."""
+        is at the table or the table is paused (the computers wait then too); the flag falls
+        at zero."""
         core = self.core
         t = self._timing()
         key = clocks.turn_key(core.game_no, t)
         now = trio.current_time()
-        running = key is not None and core.attended()
+        running = key is not None and core.attended() and not core.paused()
         if self._clock.update(key, running, now) or (running and self._flag is None):
             self._cancel(self._flag)
             self._flag = None
@@ -487,6 +579,10 @@ class TableRunner:
             self._retry = None  # _handle schedules again: AI moves and deals are tried again
         elif cmd.kind == "flag":
             await self._flag_fell()
+        elif cmd.kind == "release":
+            await self._release_seat(cmd)
+        elif cmd.kind == "archive":
+            await self._archive_table(cmd)
         elif cmd.kind == "grace":
             self._grace.pop(cmd.seat, None)
             effects = core.cover(cmd.seat)
@@ -496,7 +592,7 @@ class TableRunner:
         elif cmd.kind == "deal":
             if self._deal is not None and self._deal[0] == cmd.version:
                 self._deal = None
-            if core.version == cmd.version and core.chance_pending():
+            if core.version == cmd.version and core.chance_pending() and not core.paused():
                 await self.apply(core.resolve_chance())
         elif cmd.kind == "turn" and self._turn is not None and self._turn[0] == cmd.version:
             for seat in core.human_turns():

@@ -215,14 +215,48 @@ def test_leave_kick_and_level() -> None:
 def test_disconnect_then_cover_then_resume_hands_back() -> None:
     core, log = make()
     commit(core, core.join(1, "A", 0, "a"), log)
+    commit(core, core.join(3, "B", 1, "b"), log)  # B stays connected: the table plays on
     effects, seat = core.disconnect(1)
     assert seat == 0 and effects.broadcast and not core.seats[0].ai_plays
     assert core.cover(0).sends and core.seats[0].ai_plays
-    assert core.ai_turns() == [0]
+    assert core.ai_turns() == [0] and not core.paused()
     change, previous = core.resume(2, hash_token("a"))
     assert previous is None
     commit(core, change, log)
     assert not core.seats[0].ai_plays and core.ai_turns() == []
+
+
+def test_a_table_whose_people_are_all_away_is_paused() -> None:
+    core, log = make()
+    core.spectate(9)
+    commit(core, core.join(1, "A", 0, "a"), log)
+    core.disconnect(1)
+    core.cover(0)
+    # Covered, and a spectator watches: still nobody to play for, so nothing moves.
+    assert core.paused() and core.ai_turns() == []
+    assert core.summary().paused and core.state(None).paused
+    change, _ = core.resume(2, hash_token("a"))
+    commit(core, change, log)
+    assert not core.paused() and not core.summary().paused
+
+
+def test_release_gives_an_away_seat_back_to_the_computer() -> None:
+    core, log = make()
+    core.spectate(9)
+    commit(core, core.join(1, "A", 0, "a"), log)
+    assert core.release(0, hash_token("a")) is None, "she is connected"
+    core.disconnect(1)
+    assert core.release(0, hash_token("other")) is None, "not her seat any more"
+    change = core.release(0, hash_token("a"))
+    assert change is not None and change.events == [("seat", {"seat": 0, "name": None})]
+    assert core.seats[0].occupant is not None, "nothing changes before commit"
+    effects = commit(core, change, log)
+    assert core.seats[0].occupant is None and core.free_seats() == 3 and not core.paused()
+    texts = [m.text for m in frames(core, effects)[9] if isinstance(m, Notice)]
+    assert [(t.key, t.args) for t in texts] == [("notice.seat_released", {"seat": 0, "name": "A"})]
+    assert core.find_token(hash_token("a")) is None
+    again = TableCore.restore(TableMeta("1", "ABCD", "t", "toy", 3, {}, 5), log)
+    assert again.seats[0].occupant is None
 
 
 def test_clean_name() -> None:
