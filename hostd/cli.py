@@ -515,7 +515,9 @@ def _table_line(t: dict[str, Any]) -> str:
     if t["status"] == "damaged":
         return (f"{t['id']:>4}  {t['code']}  {t['game']:<10} {t['status']:<9} "
                 f"{_damage_text(t['damage'])}  {t['name']}")
-    return (f"{t['id']:>4}  {t['code']}  {t['game']:<10} {t['status']:<9} "
+    # a playing table whose people are all away says so: it waits for them, it is not stuck
+    status = "paused" if t.get("paused") and t["status"] == "playing" else t["status"]
+    return (f"{t['id']:>4}  {t['code']}  {t['game']:<10} {status:<9} "
             f"{t['players'] - t['free_seats']}/{t['players']} people  {t['name']}")
 
 

@@ -134,6 +134,14 @@ async def test_a_table_whose_people_are_all_away_waits_for_them() -> None:
             assert shown["version"] == mine.version
             row = await listed(d.control, table)
             assert row is not None and row["paused"]
+            # the operator's list says so in words too, not only in --json
+            from click.testing import CliRunner
+
+            from hostd.cli import main
+            out = await trio.to_thread.run_sync(lambda: CliRunner().invoke(
+                main, ["tables", "list", "--control", str(d.control)]))
+            line = next(x for x in out.output.splitlines() if x.split()[:2] == [table, t["code"]])
+            assert " paused " in line and "1/4 people" in line, out.output
             report = await ask(d.control, "drain", wait=False)
             assert (report["playing"], report["idle"]) == (0, 1), "a paused table is idle"
             # She comes back: the table plays on from where it stopped.
