@@ -105,6 +105,10 @@ class Config:
     ai_speed: float = 1.0  # scales the AI's thinking delay; 1.0 is about a second a move, 0 instant
     grace_seconds: float = 20.0  # how long a dropped person's seat waits before the AI covers
     turn_timer: float = 0.0  # default per-table turn timer in seconds; 0 is off
+    # Players may open tables from their phones (hostd.opening), while fewer than
+    # max_tables tables are open (however made; the operator's own are never refused).
+    player_tables: bool = True
+    max_tables: int = 12
     log_level: str = "info"
     log_file: bool = True  # also write a rotated JSON log file in data_dir
     log_file_bytes: int = 5 * 1024 * 1024  # rotate the log file at this size
@@ -342,6 +346,13 @@ _KEYS = [
         "How long a dropped person's seat waits before the AI covers it.", _number(0, 3600)),
     Key("turn_timer", "number", "a number 0-3600 (0: no timer)",
         "Default seconds a person has for a move before the AI plays it.", _number(0, 3600)),
+    Key("player_tables", "boolean", "true or false",
+        "Let players open tables from their phones (off: the page offers only joining).",
+        _boolean),
+    Key("max_tables", "integer", "an integer 1-1000",
+        "Players cannot open a table while this many tables are open, however they were made "
+        "(`tablebox tables new` is never refused for it; closing finished tables makes room).",
+        _integer(1, 1000)),
     Key("log_level", "string", "one of " + ", ".join(f'"{x}"' for x in LOG_LEVELS),
         "The least severe level that is logged.", _level),
     Key("log_file", "boolean", "true or false",
