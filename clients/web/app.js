@@ -581,7 +581,7 @@ function lobbyScreen() {
       button(t("lobby.refresh"), () => request({ type: "list_tables" }, "tables"),
         { class: "quiet", "data-key": "refresh", disabled: S.conn !== "open" })),
     tables === null ? h("p", null, t("conn.connecting"))
-      : tables.length === 0 ? h("p", null, t("lobby.no_tables"))
+      : tables.length === 0 ? h("p", null, t(S.catalogue && S.catalogue.open ? "lobby.no_tables_open" : "lobby.no_tables"))
         : h("ul", { class: "table-list" }, sortedTables(tables).map(tableItem)));
   const opening = S.catalogue && S.catalogue.open
     ? h("div", { class: "open-table card-panel" },

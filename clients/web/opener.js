@@ -30,7 +30,7 @@ export async function show(catalogue, player, submit) {
   document.body.append(dialog);
   draw(catalogue, submit);
   dialog.showModal();
-  dialog.querySelector("#open-game").focus();
+  dialog.querySelector("#open-game").focus({ preventScroll: true });
 }
 
 export function showError(message) {

@@ -259,12 +259,15 @@ def test_the_sheet_fits_the_phone(open_box: Box, browser: Browser, size: str) ->
           const off = [...controls, ...checks].filter((e) => box(e).right > W + 0.5 || box(e).left < -0.5)
             .map((e) => e.dataset.key || e.textContent.trim());
           const open = box(d.querySelector('[data-key=open-submit]'));
+          const form = box(d.querySelector('form'));
           return { W, H, scrollWidth: document.documentElement.scrollWidth, small, off,
+                   full: box(d.querySelector('#open-game')).width >= form.width - 1,
                    dialog: box(d).bottom <= H + 0.5 && box(d).top >= -0.5,
                    openInView: open.bottom <= H + 0.5 && open.top >= 0 };
         }""")
         assert m["W"] == width and m["scrollWidth"] <= width, m
         assert m["small"] == [] and m["off"] == [], m
+        assert m["full"], m  # the fields use the sheet's width, not a narrow column of it
         # The sheet stays on screen and its Open button in reach without scrolling it.
         assert m["dialog"] and m["openInView"], m
     finally:
