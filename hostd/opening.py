@@ -60,7 +60,7 @@ def refusal(hub: Hub) -> Reject | None:
 
 def catalogue(hub: Hub, re: int | None) -> Catalogue:
     """The answer to ``games``. The games are listed even when opening is off (a client may
-    show them); ``open`` and ``reason`` say whether an ``open`` would be refused now."""
+    show them); ``open`` and ``refusal`` say whether an ``open`` would be refused now."""
     why = refusal(hub)
     games = []
     for g in registry.all_games():
@@ -71,9 +71,9 @@ def catalogue(hub: Hub, re: int | None) -> Catalogue:
             options=[OptionSpec(name=o.name, kind=o.kind, default=o.default,
                                 choices=list(o.choices), minimum=o.minimum, maximum=o.maximum,
                                 nullable=o.nullable) for o in info.options]))
-    return Catalogue(re=re, open=why is None, reason=why.code if why is not None else "",
+    return Catalogue(re=re, open=why is None, refusal=why.code if why is not None else "",
                      games=games, turn_timers=timer_choices(hub),
-                     turn_timer=int(hub.config.turn_timer), tables=open_tables(hub),
+                     turn_timer=int(hub.config.turn_timer), open_tables=open_tables(hub),
                      max_tables=hub.config.max_tables)
 
 

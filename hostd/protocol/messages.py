@@ -226,15 +226,17 @@ class GameOffer(msgspec.Struct, frozen=True):
 
 class Catalogue(_Reply, tag="catalogue", frozen=True):
     """The answer to ``games``. ``open`` says whether an ``open`` may succeed now; when it
-    may not, ``reason`` is the code it would be refused with (``open_off``,
-    ``too_many_tables``, ``draining``)."""
+    may not, ``refusal`` is the code it would be refused with (``open_off``,
+    ``too_many_tables``, ``draining``). Names no other message uses with another type
+    (``tables`` is a list in ``tables``, ``reason`` a Text in ``bye``), so a client that
+    decodes every message into one shape never meets one name with two types."""
 
     open: bool
-    reason: str = ""
+    refusal: str = ""
     games: list[GameOffer] = []
     turn_timers: list[int] = []  # seconds; 0 is no timer
     turn_timer: int = 0  # the box's default choice
-    tables: int = 0  # tables open now
+    open_tables: int = 0  # tables open now (closed ones do not count)
     max_tables: int = 0
 
 

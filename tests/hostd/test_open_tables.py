@@ -36,13 +36,13 @@ async def refused(c: Client, code: str, **kw: Any) -> dict[str, str | int]:
 async def test_games_lists_every_game_with_its_options_and_the_timers() -> None:
     async with running_daemon() as d, connect(port=d.tcp_port) as c:
         cat = await c.games()
-        assert isinstance(cat, Catalogue) and cat.open and cat.reason == ""
+        assert isinstance(cat, Catalogue) and cat.open and cat.refusal == ""
         assert [g.id for g in cat.games] == list(registry.ids())  # the toy game too, here
         golf = next(g for g in cat.games if g.id == "golf")
         layout = next(o for o in golf.options if o.name == "layout")
         assert layout.kind == "choice" and layout.default == "6" and "9" in layout.choices
         assert cat.turn_timers == [0, 30, 60, 120] and cat.turn_timer == 0
-        assert cat.tables == 0 and cat.max_tables == 12
+        assert cat.open_tables == 0 and cat.max_tables == 12
 
 
 async def test_open_makes_the_table_with_its_options_and_timer_and_seats_the_opener() -> None:
@@ -127,7 +127,7 @@ async def test_the_cap_counts_every_open_table_and_refuses_past_it() -> None:
         await ask(d.control, "tables.new", game="euchre")  # the operator's count too
         await a.open("golf", "Ana")
         cat = await b.games()
-        assert not cat.open and cat.reason == codes.TOO_MANY_TABLES and cat.tables == 2
+        assert not cat.open and cat.refusal == codes.TOO_MANY_TABLES and cat.open_tables == 2
         assert await refused(b, codes.TOO_MANY_TABLES, game="golf", player="Ben") == {"max": 2}
         assert len(await tables(d)) == 2
         # the operator is never refused for it; closing tables makes room again
@@ -159,7 +159,7 @@ async def test_two_opens_at_once_do_not_pass_the_cap_together() -> None:
 async def test_turned_off_in_the_config_opening_is_refused() -> None:
     async with running_daemon(player_tables=False) as d, connect(port=d.tcp_port) as c:
         cat = await c.games()
-        assert not cat.open and cat.reason == codes.OPEN_OFF
+        assert not cat.open and cat.refusal == codes.OPEN_OFF
         assert await refused(c, codes.OPEN_OFF, game="golf", player="Ana") == {}
         assert await tables(d) == []
         # joining still works
@@ -171,7 +171,7 @@ async def test_a_draining_box_refuses_to_open() -> None:
     async with running_daemon() as d, connect(port=d.tcp_port) as c:
         await ask(d.control, "drain", wait=False)
         cat = await c.games()
-        assert not cat.open and cat.reason == codes.DRAINING
+        assert not cat.open and cat.refusal == codes.DRAINING
         await refused(c, codes.DRAINING, game="golf", player="Ana")
         assert await tables(d) == []
 
