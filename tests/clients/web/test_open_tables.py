@@ -287,3 +287,33 @@ def test_with_player_tables_off_the_lobby_offers_only_joining(tmp_path: Path,
             assert off.cli("tables", "list")["tables"] == []
         finally:
             context.close()
+
+
+def test_a_refused_open_is_said_in_the_sheet_and_makes_nothing(open_box: Box,
+                                                               browser: Browser) -> None:
+    context = browser.new_context(**PHONE, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.goto(open_box.url)
+        page.click("#settings-open")
+        page.select_option("#set-lang", "fr")
+        page.click("button[data-key=settings-close]")
+        before = len(open_box.cli("tables", "list")["tables"])
+        open_sheet(page, open_box.url, "Ana")
+        page.select_option("#open-game", "golf")
+        # Labels in French from Golf's catalogue.
+        expect(page.locator("label[for=opt-end]")).to_have_text("Un trou se termine")
+        # Golf's own rule: a required flip cannot go with ending on a knock.
+        page.select_option("[data-option=flip]", "mandatory")
+        page.select_option("[data-option=end]", "knock")
+        page.click("button[data-key=open-submit]")
+        error = page.locator("dialog.opener #open-error")
+        expect(error).to_contain_text("Cette option n’est pas permise")
+        assert len(open_box.cli("tables", "list")["tables"]) == before
+        # Changed back, the same sheet opens the table.
+        page.select_option("[data-option=end]", "auto")
+        page.click("button[data-key=open-submit]")
+        page.wait_for_selector(".table-screen .seat.mine", timeout=10_000)
+        assert len(open_box.cli("tables", "list")["tables"]) == before + 1
+    finally:
+        context.close()
