@@ -4,7 +4,9 @@ Owns the ``games`` answer (the catalogue a player may open from: each game's sea
 typed options, the turn-timer choices, and whether opening is possible now) and the rules an
 ``open`` passes before a table is made: ``player_tables`` on, fewer than ``max_tables``
 tables open, the box not draining, one table at a time per connection, a turn timer among
-the offered choices, names that are not empty once cleaned. The game, its seat count and
+the offered choices, names that are not empty once cleaned, and one opened table at a time
+for each person: whoever holds the opener's seat of a table a player opened (on any
+connection: a reload or a reconnect resumes that seat) cannot open another until they leave. The game, its seat count and
 its options are checked by ``Hub.create_table``, the same path as ``tablebox tables new``:
 there is no second validation of options here, only the translation of its ``OptionError``
 into stable protocol codes.
@@ -30,11 +32,34 @@ from hostd.tables.runner import Request, TableRunner
 # accepted too, so a café that set turn_timer = 45 can still open tables with it.
 TURN_TIMERS = (0, 30, 60, 120)
 
-_locks: dict[int, trio.Lock] = {}  # by id(hub): a Hub is a dataclass, so not hashable
+# The opener sits at seat 0: a new table has no person yet, so it is the first free seat.
+OPENER_SEAT = 0
 
 
-def _lock(hub: Hub) -> trio.Lock:
-    return _locks.setdefault(id(hub), trio.Lock())
+class _Opening:
+    """Per hub: the lock that keeps the cap whole, and the tables players opened (in memory:
+    after a restart a table's opener may open again, which the cap still bounds)."""
+
+    def __init__(self) -> None:
+        self.lock = trio.Lock()
+        self.opened: set[str] = set()
+
+
+_by_hub: dict[int, _Opening] = {}  # by id(hub): a Hub is a dataclass, so not hashable
+
+
+def _state(hub: Hub) -> _Opening:
+    return _by_hub.setdefault(id(hub), _Opening())
+
+
+def still_at_own_table(hub: Hub, conn_id: int, at_tables: set[str]) -> str | None:
+    """A table a player opened at whose opener's seat this connection sits, if any."""
+    for table in sorted(_state(hub).opened & at_tables):
+        runner = hub.tables.get(table)
+        if runner is not None and runner.core.status != "closed" \
+                and runner.core.seat_of(conn_id) == OPENER_SEAT:
+            return table
+    return None
 
 
 def timer_choices(hub: Hub) -> list[int]:
@@ -86,13 +111,12 @@ def _option_reject(e: OptionError, game: str) -> Reject:
                                      "allowed": allowed[:200]})
 
 
-async def open_table(hub: Hub, conn_id: int, msg: Open, opened: set[str],
-                     at_tables: set[str]) -> TableRunner:
+async def open_table(hub: Hub, conn_id: int, msg: Open, at_tables: set[str]) -> TableRunner:
     """Create the table ``msg`` asks for and post the opener's join to it; Reject otherwise.
 
-    ``opened`` is the ids of tables this connection opened (updated here); ``at_tables`` the
-    ones it is at now. A connection still at a table it opened cannot open another: one
-    phone cannot fill the box in a loop, and a person plays one game they opened at a time.
+    ``at_tables`` are the tables the connection is at now. A person still in the opener's
+    seat of a table cannot open another: one phone cannot fill the box in a loop, and a
+    person plays one game they opened at a time.
     """
     player = clean_name(msg.player)
     if not player:
@@ -103,10 +127,11 @@ async def open_table(hub: Hub, conn_id: int, msg: Open, opened: set[str],
     choices = timer_choices(hub)
     if msg.turn_timer is not None and msg.turn_timer not in choices:
         raise Reject(codes.BAD_TIMER, {"allowed": ", ".join(map(str, choices))})
-    still = sorted(opened & at_tables)
-    if still:
-        raise Reject(codes.OPEN_LIMIT, {"table": still[0]})
-    async with _lock(hub):  # the cap is checked and the table made with no open between
+    still = still_at_own_table(hub, conn_id, at_tables)
+    if still is not None:
+        raise Reject(codes.OPEN_LIMIT, {"table": still})
+    state = _state(hub)
+    async with state.lock:  # the cap is checked and the table made with no open between
         why = refusal(hub)
         if why is not None:
             raise why
@@ -116,11 +141,11 @@ async def open_table(hub: Hub, conn_id: int, msg: Open, opened: set[str],
                 turn_timer=None if msg.turn_timer is None else float(msg.turn_timer))
         except OptionError as e:
             raise _option_reject(e, msg.game) from None
-    opened.add(runner.id)
+    state.opened.add(runner.id)
     # The seat is taken by the table's runner exactly as a join is: ``joined`` and the state
     # answer the open's id. The table was made a moment ago with AI in every seat, so the
-    # join finds a free seat; the name is clean.
-    join = Join(id=msg.id, code=runner.core.meta.code, name=player)
+    # opener's seat is free; the name is clean.
+    join = Join(id=msg.id, code=runner.core.meta.code, name=player, seat=OPENER_SEAT)
     runner.post(Request(conn_id, "join", join))
     return runner
 

@@ -189,7 +189,6 @@ class Session:
         self.bad_total = 0
         s = hub.settings
         self.bucket = TokenBucket(s.rate, s.burst)
-        self.opened: set[str] = set()  # tables this connection opened (hostd.opening)
 
     async def read_loop(self) -> None:
         dead_after = self.hub.settings.dead_after
@@ -233,8 +232,7 @@ class Session:
 
     async def open_table(self, msg: Open) -> None:
         try:
-            runner = await opening.open_table(self.hub, self.conn.id, msg, self.opened,
-                                              self.conn.tables)
+            runner = await opening.open_table(self.hub, self.conn.id, msg, self.conn.tables)
         except Reject as r:
             self.conn.push(_encode(r.message(msg.id)))
             return

@@ -110,15 +110,26 @@ async def test_every_refusal_has_its_code_and_changes_nothing() -> None:
         assert joined.seat == 0 and len(await tables(d)) == 1
 
 
-async def test_a_connection_opens_one_table_at_a_time() -> None:
+async def test_a_person_opens_one_table_at_a_time() -> None:
     async with running_daemon() as d, connect(port=d.tcp_port) as c:
         first = await c.open("golf", "Ana")
         args = await refused(c, codes.OPEN_LIMIT, game="mastermind", player="Ana")
         assert args == {"table": first.table}
         assert len(await tables(d)) == 1
-        await c.leave(first.table)  # left it: now another may be opened
-        second = await c.open("mastermind", "Ana")
-        assert second.table != first.table and len(await tables(d)) == 2
+        # Back on a new connection (a reload, a dropped link): the seat is still theirs.
+        async with connect(port=d.tcp_port) as again:
+            await again.resume(first.token)
+            args = await refused(again, codes.OPEN_LIMIT, game="mastermind", player="Ana")
+            assert args == {"table": first.table}
+            # someone else seated at that table may open their own
+            async with connect(port=d.tcp_port) as ben:
+                code = (await ben.list_tables())[0].code
+                await ben.join(code, "Ben")
+                assert (await ben.open("mastermind", "Ben")).seat == 0
+            await again.leave(first.table)  # left it: now another may be opened
+            second = await again.open("mastermind", "Ana")
+            assert second.table != first.table
+        assert len(await tables(d)) == 3
 
 
 async def test_the_cap_counts_every_open_table_and_refuses_past_it() -> None:
