@@ -255,6 +255,7 @@ function onRejected(msg, purpose) {
     return;
   }
   if (purpose && purpose.open) {
+    S.pendingJoin = null;
     import("./opener.js").then((o) => o.showError(message));
     return;
   }
