@@ -23,7 +23,9 @@ from hostd.protocol.framing import FrameError, NDJSONSplitter
 from hostd.protocol.messages import (
     DEAD_AFTER,
     PING_AFTER,
+    Catalogue,
     ClientBye,
+    Games,
     Hello,
     HostBye,
     HostMessage,
@@ -33,6 +35,7 @@ from hostd.protocol.messages import (
     Leave,
     ListTables,
     Notice,
+    Open,
     Ping,
     Pong,
     Rejected,
@@ -321,6 +324,20 @@ class Client:
         state: State = self._expect(await self.request(
             Intent(table=table, version=version, action=action, seat=seat)), State)
         return state
+
+    async def games(self) -> Catalogue:
+        """What may be opened here (games, options, turn timers) and whether opening is on."""
+        catalogue: Catalogue = self._expect(await self.request(Games()), Catalogue)
+        return catalogue
+
+    async def open(self, game: str, player: str, *, options: dict[str, Any] | None = None,
+                   name: str = "", turn_timer: int | None = None,
+                   players: int | None = None) -> Joined:
+        """Open a table and take its first free seat (answered as a join); Refused else."""
+        joined: Joined = self._expect(await self.request(Open(
+            game=game, player=player, options=options or {}, name=name,
+            turn_timer=turn_timer, players=players)), Joined)
+        return joined
 
     async def leave(self, table: str) -> Notice:
         notice: Notice = self._expect(await self.request(Leave(table=table)), Notice)

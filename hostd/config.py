@@ -109,6 +109,10 @@ class Config:
     seat_release_after: float = 600.0  # an away person's seat returns to the computer for good
     archive_finished_after: float = 900.0  # a finished game without a rematch stays listed
     archive_abandoned_after: float = 3600.0  # a table nobody is connected to or watching
+    # Players may open tables from their phones (hostd.opening), while fewer than
+    # max_tables tables are open (however made; the operator's own are never refused).
+    player_tables: bool = True
+    max_tables: int = 12
     log_level: str = "info"
     log_file: bool = True  # also write a rotated JSON log file in data_dir
     log_file_bytes: int = 5 * 1024 * 1024  # rotate the log file at this size
@@ -356,6 +360,13 @@ _KEYS = [
     Key("archive_abandoned_after", "number", "a number 0-604800 (seconds; 0: never)",
         "Seconds a table may have no person connected, seated or watching before it is "
         "archived (closed; its records are kept).", _number(0, 7 * 86400)),
+    Key("player_tables", "boolean", "true or false",
+        "Let players open tables from their phones (off: the page offers only joining).",
+        _boolean),
+    Key("max_tables", "integer", "an integer 1-1000",
+        "Players cannot open a table while this many tables are open, however they were made "
+        "(`tablebox tables new` is never refused for it; closing finished tables makes room).",
+        _integer(1, 1000)),
     Key("log_level", "string", "one of " + ", ".join(f'"{x}"' for x in LOG_LEVELS),
         "The least severe level that is logged.", _level),
     Key("log_file", "boolean", "true or false",

@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 import trio
 
+from hostd import opening
 from hostd.lograte import Throttled
 from hostd.logs import get_logger
 from hostd.protocol import codes
@@ -32,11 +33,13 @@ from hostd.protocol.messages import (
     PROTOCOL_VERSION,
     ClientBye,
     ClientMessage,
+    Games,
     Hello,
     Intent,
     Join,
     Leave,
     ListTables,
+    Open,
     Ping,
     Pong,
     Rematch,
@@ -46,6 +49,7 @@ from hostd.protocol.messages import (
     Welcome,
 )
 from hostd.protocol.messages import encode as _encode
+from hostd.store import StorageError
 from hostd.tables.core import Reject, hash_token
 from hostd.tables.hub import ConnHandle, Hub
 from hostd.tables.runner import Request, ResumeMsg, TableRunner
@@ -218,8 +222,25 @@ class Session:
                     return
                 continue
             self.bad_in_a_row = 0
+            if isinstance(msg, Open) and self.hello:
+                # Awaited here, not posted: making a table writes to the database, and the
+                # connection's next frame waits for it (frames are answered in order).
+                await self.open_table(msg)
+                continue
             if not self.dispatch(msg):
                 return
+
+    async def open_table(self, msg: Open) -> None:
+        try:
+            runner = await opening.open_table(self.hub, self.conn.id, msg, self.conn.tables)
+        except Reject as r:
+            self.conn.push(_encode(r.message(msg.id)))
+            return
+        except StorageError:
+            self._reject(codes.STORAGE_FAILED, msg.id)
+            return
+        log.info("table_opened", table=runner.id, game=runner.core.meta.game,
+                 conn=self.conn.id)
 
     def _bad(self, code: str, re: int | None = None) -> bool:
         """Answer a bad frame; False when this connection has sent too many."""
@@ -260,6 +281,8 @@ class Session:
         try:
             if isinstance(msg, ListTables):
                 conn.push(_encode(Tables(re=msg.id, tables=hub.list_tables())))
+            elif isinstance(msg, Games):
+                conn.push(_encode(opening.catalogue(hub, msg.id)))
             elif isinstance(msg, Join):
                 if hub.draining:
                     raise Reject(codes.DRAINING)

@@ -67,6 +67,8 @@ const S = {
   joinName: null, // what is typed in the join form (null: not shown yet)
   joinSeat: "",
   joinCode: new URLSearchParams(location.search).get("code") || "",
+  catalogue: null, // the box's `catalogue`: what a player may open here (null: nothing)
+  inviteOnState: null, // the table just opened: show its invite once its state arrives
 };
 
 const $ = (id) => document.getElementById(id);
@@ -144,13 +146,20 @@ function receive(msg) {
       afterWelcome();
       reloadWhenIdle();
       break;
+    case "catalogue":
+      S.catalogue = msg;
+      if (!S.table) render();
+      break;
     case "tables":
       S.tables = msg.tables;
+      // Whether a table may be opened changes with the number open: ask again with each list.
+      if (![...S.requests.values()].includes("games")) request({ type: "games" }, "games");
       // Each game's title is in its own catalogue: fetch those the list names, then draw.
       Promise.all([...new Set(msg.tables.map((tb) => tb.game))].map(loadGame))
         .catch(() => {}).then(() => { if (!S.table) render(); });
       break;
     case "joined":
+      if (purpose && purpose.open) S.inviteOnState = msg.table;
       // A resume is answered without the token (it is never echoed): keep the one we have.
       remember(msg.table, { seat: msg.seat, ...(msg.token ? { token: msg.token } : {}), ...(S.pendingJoin || {}) });
       S.pendingJoin = null;
@@ -205,6 +214,12 @@ function onState(msg) {
   if (entry && msg.code && entry.code !== msg.code) remember(msg.table, { code: msg.code });
   loadRenderer(msg.game, msg.presentation).then(() => {
     render();
+    if (S.inviteOnState === msg.table) {
+      // Just opened: the sheet gives way to the table's QR code, to show the others.
+      S.inviteOnState = null;
+      import("./opener.js").then((o) => o.close());
+      if (msg.code) invite(msg);
+    }
     announceState();
     reloadWhenIdle();
   });
@@ -235,6 +250,15 @@ function onRejected(msg, purpose) {
     request({ type: "list_tables" }, "tables");
   }
   const message = msg.message ? serverText(msg.message) : t(`error.${msg.code}`);
+  if (purpose === "games") {
+    S.catalogue = null; // an older box, which cannot open tables for players
+    return;
+  }
+  if (purpose && purpose.open) {
+    S.pendingJoin = null;
+    import("./opener.js").then((o) => o.showError(message));
+    return;
+  }
   if (purpose && purpose.join) {
     S.lobbyError = message;
     render();
@@ -314,6 +338,20 @@ function join(code, name, seat) {
   if (seat !== "" && seat != null) msg.seat = Number(seat);
   S.pendingJoin = { code, name };
   request(msg, { join: code });
+}
+
+// The "Open a table" sheet (opener.js, loaded on first use): the box answers an `open` as a
+// join, so what follows (joined, the state) is the join's path; the QR invite then shows.
+async function openSheet() {
+  sound.unlock();
+  const opener = await import("./opener.js");
+  const player = S.joinName || localStorage.getItem(NAME_KEY) || "";
+  await opener.show(S.catalogue, player, (msg) => {
+    localStorage.setItem(NAME_KEY, msg.player);
+    S.joinName = msg.player;
+    S.pendingJoin = { name: msg.player };
+    request(msg, { open: msg.game });
+  });
 }
 
 function watch(tableId) {
@@ -544,9 +582,16 @@ function lobbyScreen() {
       button(t("lobby.refresh"), () => request({ type: "list_tables" }, "tables"),
         { class: "quiet", "data-key": "refresh", disabled: S.conn !== "open" })),
     tables === null ? h("p", null, t("conn.connecting"))
-      : tables.length === 0 ? h("p", null, t("lobby.no_tables"))
+      : tables.length === 0 ? h("p", null, t(S.catalogue && S.catalogue.open ? "lobby.no_tables_open" : "lobby.no_tables"))
         : h("ul", { class: "table-list" }, sortedTables(tables).map(tableItem)));
-  return h("div", { class: "lobby" }, form, listing);
+  const opening = S.catalogue && S.catalogue.open
+    ? h("div", { class: "open-table card-panel" },
+      button(t("lobby.open"), openSheet, { class: "primary", "data-key": "open-table", disabled: S.conn !== "open" }))
+    : null;
+  // data-opening says what the page knows (tests and screenshots wait for it): "open" with
+  // the action shown, "closed" when the box said no, "unknown" before it answered.
+  const opens = S.catalogue ? (S.catalogue.open ? "open" : "closed") : "unknown";
+  return h("div", { class: "lobby", "data-opening": opens }, opening, form, listing);
 }
 
 // Tables with a free seat first, then games in play, then finished ones; closed ones not at all.

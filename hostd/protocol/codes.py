@@ -38,6 +38,14 @@ DRAINING = "draining"
 TABLE_DAMAGED = "table_damaged"
 NO_SUCH_GAME = "no_such_game"  # management: a game number a table never had
 
+# players opening tables (``open``; hostd.opening)
+OPEN_OFF = "open_off"  # the operator turned player tables off (``player_tables = false``)
+TOO_MANY_TABLES = "too_many_tables"  # ``max_tables`` tables are open already; args.max
+OPEN_LIMIT = "open_limit"  # this connection is still at a table it opened; args.table
+UNKNOWN_GAME = "unknown_game"  # no such game in the catalogue; args.game
+BAD_OPTION = "bad_option"  # args.option, args.reason, args.allowed
+BAD_TIMER = "bad_timer"  # a turn timer that is not one of the offered choices; args.allowed
+
 # intents
 STALE_VERSION = "stale_version"
 WRONG_SEAT = "wrong_seat"  # an intent for a seat this connection does not hold

@@ -84,6 +84,27 @@ class Rematch(_Request, tag="rematch", frozen=True):
     table: str
 
 
+class Games(_Request, tag="games", frozen=True):
+    """What a player may open here: the games, their options, the turn timers (``catalogue``)."""
+
+
+class Open(_Request, tag="open", frozen=True):
+    """Open a table of ``game`` and take its first free seat as ``player``, in one step.
+
+    Answered exactly as a ``join`` (``joined``, then the state). ``options`` are the game's
+    (anything left out keeps its default), ``name`` the table's ("" : the game's title),
+    ``turn_timer`` one of the offered choices in seconds (0: none; null: the box's default)
+    and ``players`` a seat count the game allows (null: its default).
+    """
+
+    game: str
+    player: str
+    options: dict[str, Any] = {}
+    name: str = ""
+    turn_timer: int | None = None
+    players: int | None = None
+
+
 class Ping(_Request, tag="ping", frozen=True):
     pass
 
@@ -92,9 +113,10 @@ class ClientBye(_Request, tag="bye", frozen=True):
     pass
 
 
-ClientMessage = Hello | ListTables | Join | Resume | Spectate | Intent | Leave | Rematch | Ping | ClientBye
+ClientMessage = (Hello | ListTables | Join | Resume | Spectate | Intent | Leave | Rematch | Games
+                 | Open | Ping | ClientBye)
 CLIENT_TYPES = ("hello", "list_tables", "join", "resume", "spectate", "intent", "leave",
-                "rematch", "ping", "bye")
+                "rematch", "games", "open", "ping", "bye")
 
 
 # -- host -> client ------------------------------------------------------------------------------
@@ -186,6 +208,43 @@ class State(_Reply, tag="state", frozen=True):
     paused: bool = False
 
 
+class OptionSpec(msgspec.Struct, frozen=True):
+    """One option of a game a player may open: clients label it from the game's catalogue
+    (``<game>.option.<name>``, and ``<game>.option.<name>.<choice>`` for a choice)."""
+
+    name: str
+    kind: Literal["bool", "int", "choice"]
+    default: bool | int | str | None
+    choices: list[str] = []
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+
+class GameOffer(msgspec.Struct, frozen=True):
+    id: str
+    title: str  # English; clients show ``<game>.name`` from the game's catalogue
+    players: list[int]
+    default_players: int
+    options: list[OptionSpec] = []
+
+
+class Catalogue(_Reply, tag="catalogue", frozen=True):
+    """The answer to ``games``. ``open`` says whether an ``open`` may succeed now; when it
+    may not, ``refusal`` is the code it would be refused with (``open_off``,
+    ``too_many_tables``, ``draining``). Names no other message uses with another type
+    (``tables`` is a list in ``tables``, ``reason`` a Text in ``bye``), so a client that
+    decodes every message into one shape never meets one name with two types."""
+
+    open: bool
+    refusal: str = ""
+    games: list[GameOffer] = []
+    turn_timers: list[int] = []  # seconds; 0 is no timer
+    turn_timer: int = 0  # the box's default choice
+    open_tables: int = 0  # tables open now (closed ones do not count)
+    max_tables: int = 0
+
+
 class Rejected(_Reply, tag="rejected", frozen=True):
     code: str
     message: Text
@@ -204,7 +263,7 @@ class HostBye(_Reply, tag="bye", frozen=True):
     reason: Text
 
 
-HostMessage = Welcome | Tables | Joined | State | Rejected | Notice | Pong | HostBye
+HostMessage = Welcome | Tables | Joined | State | Catalogue | Rejected | Notice | Pong | HostBye
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 host_decoder = msgspec.json.Decoder(HostMessage)

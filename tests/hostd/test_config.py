@@ -72,6 +72,8 @@ hotspot_interface = "wlan1"
 hotspot_ssid = "Café Luna Wi-Fi"
 hotspot_passphrase = "correct horse battery"
 hotspot_address = "10.77.0.1/24"
+player_tables = false
+max_tables = 4
 """)
     loaded = load(p, environ=EMPTY_ENV)
     c = loaded.config
@@ -90,6 +92,7 @@ hotspot_address = "10.77.0.1/24"
         "supervisorctl restart tablebox", "tablebox update --apply --auto")
     assert (c.update_start_timeout, c.update_trial_seconds) == (30.0, 10.0)
     assert (c.max_connections, c.max_connections_per_address) == (500, 16)
+    assert (c.player_tables, c.max_tables) == (False, 4)
     assert (c.hotspot, c.hotspot_interface, c.hotspot_ssid, c.hotspot_passphrase,
             c.hotspot_address) == ("auto", "wlan1", "Café Luna Wi-Fi", "correct horse battery",
                                    "10.77.0.1/24")
