@@ -177,6 +177,8 @@ def _status(ctx: Ctx, entry: TableEntry) -> tuple[str, d.Color]:
         return t.t("kiosk.game_over"), d.GOLD
     if entry.status == "closed":
         return t.t("kiosk.closed"), d.MUTED
+    if entry.state is not None and entry.state.paused:  # its people are all away
+        return t.t("kiosk.paused"), d.MUTED
     acting = entry.to_act
     if not acting:
         return "", d.TEXT

@@ -233,6 +233,8 @@ function onRejected(msg, purpose) {
     forget(purpose.resume);
     S.table = null;
     S.state = null;
+    // Say why the seat is gone (released after seat_release_after, or the table archived).
+    S.lobbyError = msg.code === "bad_token" ? t("lobby.seat_gone") : t(`error.${msg.code}`);
     request({ type: "list_tables" }, "tables");
     render();
     return;
@@ -660,6 +662,7 @@ function verdict(o) {
 function statusLine(st) {
   // "Game over" is the results panel's heading; the status line says who won instead.
   if (st.outcome) return verdict(st.outcome);
+  if (st.paused) return t("table.paused");
   if (S.seat == null) return t("table.spectating");
   if (myTurn()) return t("table.your_turn");
   if (st.to_act.length) return t("table.waiting", { name: list(st.to_act.map(seatName)) });

@@ -221,3 +221,18 @@ def test_titles_read_in_the_screens_language(lang: str, samples: dict[str, list[
             assert any(tr.t(f"{game}.name") in x for x in texts), (game, lang, texts)
             if tr.t(f"{game}.name") != game.capitalize():  # French says "Euchre" too
                 assert not any(game.capitalize() in x for x in texts), (game, lang, texts)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_paused_table_says_it_waits_for_its_people(lang: str, samples: dict[str, list[Sample]],
+                                                     screens: dict[str, Screen]) -> None:
+    from clients.kiosk.i18n import Translator
+
+    s = samples["euchre"][1]
+    for paused in (False, True):
+        sample = Sample("euchre", "paused", msgspec.structs.replace(s.state, paused=paused))
+        surface = pygame.Surface((1280, 720))
+        screens[lang].frame(surface, model_for(sample), now=3.0)
+        check_frame(screens[lang], surface)
+        texts = [item.text for item in screens[lang].text.drawn]
+        assert (Translator(lang).t("kiosk.paused") in texts) is paused, texts

@@ -311,6 +311,42 @@ def test_a_dropped_player_is_shown_offline_then_covered_by_the_ai(browser: Brows
             ana.close()
 
 
+def test_a_table_whose_people_went_away_pauses_and_a_released_seat_says_why(
+        browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana closes her page: a watcher is told the table waits for its people; once her seat went
+    back to the computer (seat_release_after) the table plays on, and her page, opened again,
+    says why she is in the lobby instead of at her seat."""
+    config = tmp_path / "config.toml"
+    config.write_text("seat_release_after = 3\n", encoding="utf-8")
+    monkeypatch.setenv("TABLEBOX_CONFIG", str(config))
+    with running_box(tmp_path / "box", grace=0.5) as quick:
+        ana, kim = browser.new_context(**PHONE), browser.new_context(**PHONE)
+        try:
+            pa, pk = ana.new_page(), kim.new_page()
+            with quick.held_table("golf") as table:
+                join(pa, quick.url, table["code"], "Ana")
+            pk.goto(quick.url + "/")
+            pk.click(f"button[data-key='watch-{table['id']}']")
+            pk.wait_for_selector(".table-screen")
+            pa.goto("about:blank")  # the phone is closed without Leave
+            expect(pk.locator("#status")).to_have_text(
+                "Paused: everyone at this table is away. It goes on when one of them is back.")
+            version = pk.get_attribute("#game", "data-version")
+            pk.wait_for_timeout(1000)
+            assert pk.get_attribute("#game", "data-version") == version  # nothing moves
+            # her seat is the computer's now: the watched table plays on
+            pk.wait_for_function("(v) => document.querySelector('#game').dataset.version !== v",
+                                 arg=version, timeout=15_000)
+            expect(pk.locator("#status")).not_to_contain_text("Paused")
+            pa.goto(quick.url + "/")
+            expect(pa.locator("#join-error")).to_have_text(
+                "Your seat went back to the computer while you were away; join again to play.")
+            assert pa.locator(".seat.mine").count() == 0
+        finally:
+            ana.close()
+            kim.close()
+
+
 def one_and_two_eyed_seed() -> int:
     """A seed whose deal gives seat 1 (the page's seat; the holder takes seat 0, which plays
     first) a one-eyed and a two-eyed jack."""
