@@ -110,3 +110,31 @@ def test_two_phones_read_the_log_the_scores_and_each_others_emotes(box: Box,
         for c in contexts:
             c.close()
     assert not errors, errors
+
+
+def test_the_panels_fit_the_narrowest_phone_with_44px_targets(box: Box, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 568},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        with box.held_table("golf", seed=3) as t:
+            join(page, box.url, t["code"])
+            for which in ("log", "scores", "react"):
+                open_panel(page, which)
+                m = page.evaluate("""() => {
+                  const W = innerWidth, H = innerHeight;
+                  const els = [...document.querySelectorAll(
+                    '.social-toggle, #social-panel button')];
+                  return els.map((e) => { const r = e.getBoundingClientRect();
+                    return [e.dataset.key, r.left, r.top, r.right, r.bottom, r.width, r.height,
+                            W, H]; });
+                }""")
+                assert len(m) >= 4, m
+                for key, left, top, right, bottom, w, h, width, height in m:
+                    assert w >= 43.5 and h >= 43.5, (which, key, w, h)
+                    assert left >= -0.5 and right <= width + 0.5, (which, key)
+                    assert top >= -0.5 and bottom <= height + 0.5, (which, key)
+                assert page.evaluate("document.documentElement.scrollWidth") <= 320
+            assert page.locator("#social-panel .emote").count() == 6
+    finally:
+        context.close()
