@@ -27,6 +27,8 @@ from hostd.protocol.messages import (
     ClientBye,
     Games,
     Hello,
+    History,
+    HistoryRequest,
     HostBye,
     HostMessage,
     Intent,
@@ -38,6 +40,7 @@ from hostd.protocol.messages import (
     Open,
     Ping,
     Pong,
+    React,
     Rejected,
     Rematch,
     Resume,
@@ -351,6 +354,18 @@ class Client:
             raise Refused(reply)
         assert isinstance(reply, State | Notice)
         return reply
+
+    # -- social: the log, the score sheet, reactions ---------------------------------------
+    async def history(self, table: str) -> History:
+        """This connection's own account of the game at ``table`` (its log and score sheet)."""
+        reply: History = self._expect(await self.request(HistoryRequest(table=table)), History)
+        return reply
+
+    async def react(self, table: str, emote: str) -> Notice:
+        """Show ``emote`` (one of ``EMOTES``) beside our seat; the notice everyone got."""
+        notice: Notice = self._expect(await self.request(React(table=table, emote=emote)),
+                                      Notice)
+        return notice
 
     async def ping(self) -> Pong:
         pong: Pong = self._expect(await self.request(Ping()), Pong)

@@ -30,26 +30,33 @@ from hostd.logs import get_logger
 from hostd.protocol import codes
 from hostd.protocol.framing import FrameError, parse_client
 from hostd.protocol.messages import (
+    EMOTES,
     PROTOCOL_VERSION,
     ClientBye,
     ClientMessage,
     Games,
     Hello,
+    History,
+    HistoryRequest,
     Intent,
     Join,
     Leave,
     ListTables,
+    Notice,
     Open,
     Ping,
     Pong,
+    React,
     Rematch,
     Resume,
     Spectate,
     Tables,
+    Text,
     Welcome,
 )
 from hostd.protocol.messages import encode as _encode
 from hostd.store import StorageError
+from hostd.tables import history
 from hostd.tables.core import Reject, hash_token
 from hostd.tables.hub import ConnHandle, Hub
 from hostd.tables.runner import Request, ResumeMsg, TableRunner
@@ -64,6 +71,11 @@ MAX_BAD_IN_A_ROW = 8  # consecutive bad frames before the link is closed
 MAX_BAD_TOTAL = 64  # bad frames over a connection's life before it is closed
 FLUSH_SECONDS = 2.0  # how long the goodbye may take to drain to a closing link
 NOTABLE_CLOSES = frozenset({"bye.garbage", "bye.flood", "bye.slow"})  # logged at info
+# Reactions a connection may send: a burst of REACT_BURST, then one each REACT_EVERY seconds.
+# Beyond that each is refused (``rate_limited``): an emote is worth nothing late, so it is
+# not queued, and the sender is told rather than left wondering.
+REACT_BURST = 3
+REACT_EVERY = 2.0
 
 try:
     SERVER = "tablebox " + importlib.metadata.version("tablebox")
@@ -189,6 +201,7 @@ class Session:
         self.bad_total = 0
         s = hub.settings
         self.bucket = TokenBucket(s.rate, s.burst)
+        self.reactions = TokenBucket(1.0 / REACT_EVERY, REACT_BURST)
 
     async def read_loop(self) -> None:
         dead_after = self.hub.settings.dead_after
@@ -301,9 +314,53 @@ class Session:
                 self._at(msg.table).post(Request(conn.id, "leave", msg))
             elif isinstance(msg, Rematch):
                 self._at(msg.table).post(Request(conn.id, "rematch", msg))
+            elif isinstance(msg, HistoryRequest):
+                self._history(msg)
+            elif isinstance(msg, React):
+                self._react(msg)
         except Reject as r:
             conn.push(_encode(r.message(msg.id)))
         return True
+
+    # -- social: log, scores, reactions ---------------------------------------------------------
+    # Served here, not through the table's inbox: both only read the table as it was last
+    # committed (and so shown), which the trio thread guarantees between two of its steps.
+    def _watching(self, table: str) -> tuple[TableRunner, int | None]:
+        """The table and this connection's seat there (None: watching), else Reject."""
+        runner = self.hub.tables.get(table)
+        if runner is None:
+            raise Reject(codes.UNKNOWN_TABLE)
+        if self.conn.id not in runner.core.watchers:
+            raise Reject(codes.NOT_SEATED)
+        return runner, runner.core.watchers[self.conn.id]
+
+    def _history(self, msg: HistoryRequest) -> None:
+        runner, seat = self._watching(msg.table)
+        core = runner.core
+        entries, rows = history.account(core.match, seat, core.base)
+        self.conn.push(_encode(History(
+            re=msg.id, table=core.id, game=core.meta.game, seat=seat, version=core.version,
+            teams=list(core.match.teams()), entries=entries, rows=rows)))
+
+    def _react(self, msg: React) -> None:
+        runner, seat = self._watching(msg.table)
+        if seat is None:
+            raise Reject(codes.NOT_SEATED)  # reactions come from the seats, not the room
+        if msg.emote not in EMOTES:
+            raise Reject(codes.UNKNOWN_EMOTE, {"emotes": " ".join(EMOTES)})
+        wait = self.reactions.take()
+        if wait > 0:
+            self.reactions.tokens += 1  # refused, so not spent
+            raise Reject(codes.RATE_LIMITED, {"seconds": max(1, round(wait))})
+        text = Text("notice.reaction", {"seat": seat, "emote": msg.emote})
+        frame = _encode(Notice(re=None, table=runner.id, text=text))
+        for conn in list(runner.core.watchers):
+            if conn == self.conn.id:
+                # The sender's copy answers its request (``re``): a client matching replies
+                # to requests is not left waiting.
+                self.conn.push(_encode(Notice(re=msg.id, table=runner.id, text=text)))
+            else:
+                self.hub.push(conn, frame)
 
     def _at(self, table: str) -> TableRunner:
         """A table this connection is at (by id), else Reject: no other table is affected."""

@@ -15,7 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from hostd.protocol.messages import SeatSummary, State, TableSummary, Welcome
+from hostd.protocol.messages import (
+    History,
+    LogEntry,
+    ScoreRow,
+    SeatSummary,
+    State,
+    TableSummary,
+    Text,
+    Welcome,
+)
 
 LinkStatus = Literal["connecting", "up", "down"]
 
@@ -26,6 +35,8 @@ DWELL = 6.0
 ROTATE = 15.0
 # A move this recent gets the "just moved" highlight.
 FRESH = 2.0
+# How long a reaction stays beside its seat.
+REACTION_SHOWN = 5.0
 
 
 @dataclass
@@ -45,6 +56,14 @@ class TableEntry:
     # The game's presentation descriptor (engine/presentation.py as data): its family picks
     # the renderer. None until the host has sent one for this game.
     presentation: dict[str, Any] | None = None
+    # The public log and score sheet (the box's ``history`` answer, kept going from each
+    # state's caption) and the reactions on show: seat -> (emote, shown until).
+    log: list[LogEntry] = field(default_factory=list)
+    rows: list[ScoreRow] = field(default_factory=list)
+    teams: list[int] = field(default_factory=list)
+    log_known: bool = False
+    log_version: int = -1
+    reactions: dict[int, tuple[str, float]] = field(default_factory=dict)
 
     @property
     def view(self) -> dict[str, Any] | None:
@@ -96,6 +115,8 @@ class Model:
         # carries one (a ``presentation`` field) teaches it for every table of that game.
         self.presentations: dict[str, dict[str, Any]] = {}
         self.revision = 0
+        # Tables whose log the network task should ask the box for (``history``).
+        self.history_wanted: set[str] = set()
 
     # -- the link ----------------------------------------------------------------------------
     def link_up(self, welcome: Welcome, now: float) -> None:
@@ -104,6 +125,8 @@ class Model:
         self.box = welcome.box
         self.join_urls = list(welcome.join_urls)
         self.wifi = welcome.wifi  # the box's own network as a WIFI: QR text, "" when it is off
+        for entry in self.tables.values():
+            entry.log_known = False  # moves may have gone by unseen: ask for the log again
         self.revision += 1
 
     def link_down(self, now: float) -> None:
@@ -160,6 +183,41 @@ class Model:
         entry.seats = list(msg.seats)
         entry.deadline_at = None if msg.deadline is None else now + msg.deadline
         self._descriptor(entry, msg)
+        self._follow_log(entry, msg)
+        self.revision += 1
+
+    # -- the log, the score sheet, reactions ---------------------------------------------------
+    def _follow_log(self, entry: TableEntry, msg: State) -> None:
+        """Show the state's caption at once (the words the box adds for that move) and ask the
+        box for the account after every move: the kiosk may see only the last of a burst of
+        states, and one spectator asking costs the box one step of replay."""
+        if not entry.log_known or msg.version == entry.log_version:
+            if not entry.log_known:
+                self.history_wanted.add(entry.id)
+            return
+        common = msg.common or {}
+        last = common.get("last")
+        if isinstance(last, dict):
+            text = Text(str(last.get("key", "")), {
+                str(k): v for k, v in (last.get("args") or []) if isinstance(v, str | int)})
+            if not entry.log or entry.log[-1].text != text:
+                entry.log.append(LogEntry(version=msg.version, text=text))
+        entry.log_version = msg.version
+        self.history_wanted.add(entry.id)
+
+    def on_history(self, msg: History) -> None:
+        entry = self.tables.get(msg.table)
+        if entry is None:
+            return
+        entry.log, entry.rows, entry.teams = list(msg.entries), list(msg.rows), list(msg.teams)
+        entry.log_known, entry.log_version = True, msg.version
+        self.revision += 1
+
+    def on_reaction(self, table: str, seat: object, emote: object, now: float) -> None:
+        entry = self.tables.get(table)
+        if entry is None or not isinstance(seat, int) or not isinstance(emote, str):
+            return
+        entry.reactions[seat] = (emote, now + REACTION_SHOWN)
         self.revision += 1
 
     def learn(self, game: str, presentation: dict[str, Any]) -> None:

@@ -121,12 +121,29 @@ async def _watch(client: Client, model: Model, clock: Clock, poll: float) -> Non
     """One connection's life: list, spectate, absorb every state, until the link drops."""
     seen: dict[str, State] = {}
     watching: set[str] = set()
+    notices = 0  # how many of the client's notices were looked at
+    asking: set[str] = set()  # tables whose history is being asked for
 
     def absorb() -> None:
+        nonlocal notices
         for table, state in list(client.states.items()):
             if seen.get(table) is not state and table in model.tables:
                 seen[table] = state
                 model.on_state(state, clock())
+        for n in client.notices[notices:]:
+            if n.text.key == "notice.reaction" and n.table is not None:
+                model.on_reaction(n.table, n.text.args.get("seat"), n.text.args.get("emote"),
+                                  clock())
+        notices = len(client.notices)
+
+    async def history(table: str) -> None:
+        # The public log and score sheet; a table gone meanwhile is simply not told.
+        try:
+            model.on_history(await client.history(table))
+        except Refused:
+            pass
+        finally:
+            asking.discard(table)
 
     async def poll_tables() -> None:
         while True:
@@ -153,3 +170,7 @@ async def _watch(client: Client, model: Model, clock: Clock, poll: float) -> Non
         while True:
             await client.changed()  # raises Disconnected once the link is gone
             absorb()
+            for table in model.history_wanted - asking:
+                asking.add(table)
+                nursery.start_soon(history, table)
+            model.history_wanted.clear()

@@ -18,6 +18,7 @@ import pygame
 from pygame import Rect
 
 from clients.kiosk import draw as d
+from clients.kiosk import social
 from clients.kiosk.draw import Ctx
 from clients.kiosk.games import renderer_for
 from clients.kiosk.layout import TileLayout, capacity, tile_layout, tiles
@@ -108,8 +109,10 @@ def draw_tile(ctx: Ctx, model: Model, entry: TableEntry, tile: Rect, *, fresh: b
     lay = tile_layout(tile, ctx.tr.rtl)
     _header(ctx, entry, lay)
     _side(ctx, model, entry, lay)
-    game = lay.game
+    game, band = social.band(lay.game, lay.pad)
     view = entry.view
+    if band is not None and view is not None:
+        social.draw_band(ctx, entry, band, lay.pad)
     if view is not None:
         previous_clip = s.get_clip()
         s.set_clip(game)
@@ -251,6 +254,7 @@ def _seats(ctx: Ctx, entry: TableEntry, area: Rect, pad: int) -> None:
     gap = max(2, row_h // 10)
     acting = set(entry.to_act)
     left = entry.seconds_left(ctx.now)
+    shown = social.reactions(entry, ctx.now)
     for i, seat in enumerate(seats):
         row = Rect(area.x, area.y + i * row_h, area.w, row_h - gap)
         turn = seat.seat in acting
@@ -279,7 +283,9 @@ def _seats(ctx: Ctx, entry: TableEntry, area: Rect, pad: int) -> None:
         tag, color = _seat_tag(ctx, seat)
         if turn and left is not None:
             tag, color = clock(left), (d.ALERT if left <= 10 else d.GOLD)
-        d.label(ctx, tag, tag_box, round(row.h * 0.4), color, align="end")
+        if seat.seat in shown:  # a reaction outranks the tag for its few seconds
+            tag, color = social.reaction_label(ctx, shown[seat.seat]), d.GOLD
+        d.label(ctx, tag, tag_box, round(row.h * 0.4), color, align="end", bold=seat.seat in shown)
 
 
 def _seat_tag(ctx: Ctx, seat: Any) -> tuple[str, d.Color]:

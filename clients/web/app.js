@@ -8,6 +8,7 @@
 
 import { button, h, replace } from "./dom.js";
 import { LANGS, inEnglish, language, list, loadGame, setLanguage, t, text } from "./i18n.js";
+import * as social from "./log.js";
 import { Link } from "./net.js";
 import * as settingsStore from "./settings.js";
 import * as sound from "./sound.js";
@@ -141,6 +142,7 @@ function receive(msg) {
         S.reloadWanted = true;
       }
       S.welcome = msg;
+      social.reset(); // a new link: the log is asked for again with the next state
       link.pingAfter = (msg.ping_after || 5) * 1000;
       link.deadAfter = (msg.dead_after || 25) * 1000;
       afterWelcome();
@@ -169,6 +171,11 @@ function receive(msg) {
       break;
     case "state":
       onState(msg);
+      break;
+    case "history":
+      social.onHistory(msg, askSocial);
+      // Only the social parts: redrawing the table would replay its card animations.
+      if (S.state && S.table === msg.table) renderSocial();
       break;
     case "rejected":
       onRejected(msg, purpose);
@@ -212,6 +219,7 @@ function onState(msg) {
   settingsStore.apply(S.settings, msg.ai_speed ?? 1);
   const entry = seats()[msg.table];
   if (entry && msg.code && entry.code !== msg.code) remember(msg.table, { code: msg.code });
+  social.onState(msg, askSocial);
   loadRenderer(msg.game, msg.presentation).then(() => {
     render();
     if (S.inviteOnState === msg.table) {
@@ -225,8 +233,17 @@ function onState(msg) {
   });
 }
 
+// The log's own requests (history); a refusal just means "not at that table any more".
+function askSocial(msg) {
+  request(msg, "social");
+}
+
 function onRejected(msg, purpose) {
-  S.pending = false;
+  if (purpose === "social") {
+    social.onHistoryRefused();
+    return;
+  }
+  if (purpose !== "react") S.pending = false; // a refused emote says nothing of a move in flight
   const lost = ["bad_token", "unknown_table", "table_closed", "not_seated"];
   if (purpose && purpose.resume) S.resuming = false;
   if (purpose && purpose.resume && lost.includes(msg.code)) {
@@ -283,6 +300,12 @@ function onNotice(msg) {
   if (msg.table != null && msg.table !== S.table) return;
   const key = msg.text.key;
   const mine = msg.text.args && msg.text.args.seat === S.seat && S.seat != null;
+  if (key === "notice.reaction") {
+    // Shown beside the seat for a few seconds, not as a message; said to screen readers.
+    social.onReaction(msg.text.args || {});
+    announce(t("social.reacted", { name: seatName(msg.text.args.seat), emote: social.emoteLabel(msg.text.args.emote) }));
+    return;
+  }
   const message = serverText(msg.text);
   if (key === "notice.taken_over" && mine) {
     // Another tab (or device) resumed this seat: stay put until the player asks to play here.
@@ -524,6 +547,7 @@ function render() {
   if (S.state && S.table) replace(main, tableScreen());
   else if (S.table || S.resuming) replace(main, h("p", { class: "loading" }, t("conn.connecting")));
   else replace(main, lobbyScreen());
+  renderSocial();
 }
 
 // A table named after its game (the host's default, in English) shows the game's name in the
@@ -639,7 +663,7 @@ function seatStrip(st) {
     const count = st.view.hand_counts ? st.view.hand_counts[s.seat] : null;
     return h("li", { class: ["seat", acting && "acting", s.seat === S.seat && "mine"], "data-seat": String(s.seat) },
       h("span", { class: "seat-name" }, acting ? h("span", { class: "turn-mark", "aria-label": t("table.to_play") }, "▶ ") : null,
-        team, s.name || t("table.seat_n", { n: s.seat + 1 })),
+        team, s.name || t("table.seat_n", { n: s.seat + 1 }), social.seatReaction(s.seat)),
       h("span", { class: "seat-info" }, badges,
         count != null ? h("span", { class: "count" }, t("table.cards", { n: count })) : null,
         acting && S.deadlineAt ? h("span", { class: "timer", "data-timer": "1" }, timerText()) : null));
@@ -685,6 +709,33 @@ function tableScreen() {
   family ? family.render(context()) : h("p", null, t("table.unknown_game", { game: st.game })));
   return h("div", { class: "table-screen" }, header, seatStrip(st), area,
     st.outcome ? results(st) : null);
+}
+
+// The log, scores and reactions buttons live in the top bar, which every screen has anyway:
+// there they cost the table no height, so the hand stays where it was.
+// The open panel lies over the table in a root of its own, so opening it, or a log line
+// arriving, never redraws (or moves) the table.
+function renderSocial() {
+  let slot = $("social-slot");
+  if (!slot) {
+    slot = h("span", { id: "social-slot", class: "social-slot" });
+    $("settings-open").before(slot);
+  }
+  let root = $("social-root");
+  if (!root) {
+    root = h("div", { id: "social-root" });
+    $("main").after(root);
+  }
+  const at = S.state && S.table ? socialContext() : null;
+  replace(slot, at ? social.bar(at) : null);
+  replace(root, at ? social.panel(at) : null);
+  social.mounted();
+}
+
+// What the log, the sheet and the reactions need of the shell (clients/web/log.js).
+function socialContext() {
+  return { state: S.state, seat: S.seat, name: seatName, rerender: renderSocial, busy: S.conn !== "open",
+    send: (msg) => request(msg, "react") };
 }
 
 function results(st) {

@@ -58,3 +58,6 @@ NOT_FINISHED = "not_finished"  # a rematch asked for before the game ended
 # the host
 STORAGE_FAILED = "storage_failed"  # the step could not be made durable: nothing changed
 INTERNAL_ERROR = "internal_error"
+
+# social (docs/protocol.md, "Log, scores and reactions")
+UNKNOWN_EMOTE = "unknown_emote"  # a reaction outside the fixed set; nothing was shown

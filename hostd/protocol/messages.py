@@ -113,10 +113,29 @@ class ClientBye(_Request, tag="bye", frozen=True):
     pass
 
 
+# -- social: the game log, the score sheet, reactions (docs/protocol.md, "Log, scores and
+# reactions") ---------------------------------------------------------------------------------
+EMOTES = ("thumbs_up", "clap", "laugh", "wow", "think", "oops")  # a fixed set: no free text
+
+
+class HistoryRequest(_Request, tag="history", frozen=True):
+    """This connection's account of the game in play at ``table``: its log and score sheet."""
+
+    table: str
+
+
+class React(_Request, tag="react", frozen=True):
+    """Show one of ``EMOTES`` beside this connection's seat at ``table``, to everyone there."""
+
+    table: str
+    emote: str
+# -- end social ---------------------------------------------------------------------------------
+
+
 ClientMessage = (Hello | ListTables | Join | Resume | Spectate | Intent | Leave | Rematch | Games
-                 | Open | Ping | ClientBye)
+                 | Open | Ping | ClientBye | HistoryRequest | React)
 CLIENT_TYPES = ("hello", "list_tables", "join", "resume", "spectate", "intent", "leave",
-                "rematch", "games", "open", "ping", "bye")
+                "rematch", "games", "open", "ping", "bye", "history", "react")
 
 
 # -- host -> client ------------------------------------------------------------------------------
@@ -259,11 +278,40 @@ class Pong(_Reply, tag="pong", frozen=True):
     pass
 
 
+# -- social: the answer to ``history`` ------------------------------------------------------------
+class LogEntry(msgspec.Struct, frozen=True):
+    """One line of a seat's log: what the step that made table version ``version`` did, as
+    that seat's view tells it (a message key of the game's or the shell's catalogue)."""
+
+    version: int
+    text: Text
+
+
+class ScoreRow(msgspec.Struct, frozen=True):
+    """The scores by side (``common.teams`` numbering) once the hand ending at ``version``
+    was scored, or at the end of the game."""
+
+    version: int
+    scores: list[int]
+
+
+class History(_Reply, tag="history", frozen=True):
+    table: str
+    game: str
+    seat: int | None  # whose account this is (None: the public one)
+    version: int  # the table version the account goes up to
+    teams: list[int] = []  # each seat's side, as in ``common``
+    entries: list[LogEntry] = []
+    rows: list[ScoreRow] = []
+# -- end social ---------------------------------------------------------------------------------
+
+
 class HostBye(_Reply, tag="bye", frozen=True):
     reason: Text
 
 
-HostMessage = Welcome | Tables | Joined | State | Catalogue | Rejected | Notice | Pong | HostBye
+HostMessage = (Welcome | Tables | Joined | State | Catalogue | Rejected | Notice | Pong | HostBye
+               | History)
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 host_decoder = msgspec.json.Decoder(HostMessage)
