@@ -41,11 +41,17 @@ class TerminalError(Exception):
     """A one-line reason the client cannot go on (shown without a traceback)."""
 
 
+def _at(xs: Any, i: int) -> Any:
+    """The i-th of a per-seat list the host sent, or None (an older box sends none)."""
+    return xs[i] if isinstance(xs, list) and 0 <= i < len(xs) else None
+
+
 class Screen:
     """What the player reads: the table as a game shows it, never a dump of the wire.
 
-    Seats with who is to play and who you are, the captions and the score of each side (the
-    state's common part), your hand, what just happened, and the view's other fields by their
+    Seats with who is to play and who you are and what is said of each (its badges, its note),
+    the captions, the result between hands and the score of each side (the state's common
+    part), your hand, what just happened, and the view's other fields by their
     names in the game's strings, each printed when it changes rather than on every move (the
     options a table was opened with do not change). Words come from the game's catalogue
     (``clients.strings``, English); a key it lacks shows as readable words.
@@ -76,6 +82,14 @@ class Screen:
         if isinstance(seat, int) and "name" not in values and 0 <= seat < len(self.names):
             values["name"] = self.names[seat]  # a seat argument names the seat ({name})
         return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
+
+    def caption(self, cap: Any) -> str:
+        """A common part's caption (``{key, args}``) in words; a suit reads as its symbol."""
+        if not isinstance(cap, dict):
+            return ""
+        args = {k: _SUITS[v] if k == "suit" and self.symbols and v in _SUITS else v
+                for k, v in cap.get("args") or []}
+        return self.t(str(cap.get("key", "")), args)
 
     # -- formatting values the host sent (generic: any game) ------------------------------------
     def card(self, code: str) -> str:
@@ -151,10 +165,13 @@ class Screen:
                 tags.append("away, AI covers" if seat.covered else "away")
             turn = ">" if seat.seat in s.to_act else " "
             cards = f"  {counts[seat.seat]} cards" if seat.seat < len(counts) else ""
+            tags += [self.caption(b) for b in _at(common.get("badges"), seat.seat) or []]
             extra = f" ({', '.join(tags)})" if tags else ""
-            self.say(f" {turn} {self.names[seat.seat]}{extra}{cards}")
-        for cap in common.get("captions") or []:
-            self.say("  " + self.t(cap["key"], dict(cap["args"])))
+            note = _at(common.get("seat_notes"), seat.seat)
+            said = f"  [{self.caption(note)}]" if note else ""
+            self.say(f" {turn} {self.names[seat.seat]}{extra}{cards}{said}")
+        for cap in (*(common.get("captions") or []), *(common.get("result") or [])):
+            self.say("  " + self.caption(cap))
         teams, scores = common.get("teams") or [], common.get("scores") or []
         if scores:
             sides = [" & ".join(n for n, team in zip(self.names, teams, strict=False) if team == side)
@@ -162,8 +179,7 @@ class Screen:
             self.say("  score: " + " · ".join(f"{who} {sc}" for who, sc in zip(sides, scores,
                                                                             strict=False)))
         if common.get("last"):
-            last = common["last"]
-            self.say("  last: " + self.t(last["key"], dict(last["args"])))
+            self.say("  last: " + self.caption(common["last"]))
         for line in self.view_lines(s.view, frozenset({"seat", "to_act", "hand", "hand_counts"})):
             self.say(line)
         if me is not None and common.get("hand") is not None:

@@ -4,9 +4,11 @@ Two parts, both plain data the codec sends as JSON:
 
 - ``Common``: the fields every seat's view carries whatever the game (the seat, the seats to
   act, the own hand, the other hands as counts, the sides, the scores, the phase, the last
-  action, the captions). A game builds it in ``Game.common(state, seat)`` from what that seat
+  action, the captions, what is said of each seat: a note at its feet and its badges, and the
+  result of the hand just over). A game builds it in ``Game.common(view)`` from what that seat
   may know, exactly like its view; the host sends it beside the view, so a client can draw a
-  seat strip, a score line and a status for any game without knowing it.
+  seat strip, a score line, a status and a result for any game without knowing it: game
+  knowledge written once here, not in each client's hooks.
 - ``Presentation``: the catalogue entry's descriptor. Its ``family`` picks the client renderer
   (one per family, not one per game), its ``zones`` say which view fields are drawn as what,
   and its ``gestures`` say how a legal action's fields are entered (a ``card`` is a tap on
@@ -77,6 +79,9 @@ class Common:
     phase: str
     last: Caption | None = None
     captions: tuple[Caption, ...] = ()
+    seat_notes: tuple[Caption | None, ...] = ()
+    badges: tuple[tuple[Caption, ...], ...] = ()
+    result: tuple[Caption, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -970,10 +970,18 @@ class Euchre(Game[EuchreState]):
 
     # -- views ----------------------------------------------------------------------------------
     def common(self, view: EuchreView) -> Common:
+        # Every word from the view alone: bids, badges, trump and the last hand are all public.
+        bidding = view.phase in _BIDDING
+        notes = tuple(_note(view, bids[-1]) if bidding and bids else None
+                      for bids in ([b for b in view.bids if b.seat == s] for s in range(4)))
         return Common(
             seat=view.seat, to_act=view.to_act, hand=tuple(hc.card for hc in view.hand),
             hand_counts=view.hand_counts, teams=self.teams(4, {}), scores=view.score,
-            phase=view.phase, captions=(Caption("euchre.score", (("target", view.target),)),))
+            phase=view.phase, last=_last(view), seat_notes=notes,
+            badges=tuple(_badges(view, s) for s in range(4)), result=_result(view),
+            captions=(Caption("euchre.trump_line", (("suit", view.trump or "euchre.no_trump_yet"),)),
+                      _by_side(view, "euchre.tricks_line", view.tricks_won),
+                      _by_side(view, "euchre.score_line", view.score, ("target", view.target))))
 
     def view(self, state: EuchreState, seat: int | None) -> EuchreView:
         if seat is not None and (isinstance(seat, bool) or seat not in range(4)):
@@ -1082,3 +1090,77 @@ class Euchre(Game[EuchreState]):
 
 
 GAME = Euchre()
+
+
+# -- the common part's words (Game.common): from a seat's view only ------------------------------
+_BIDDING = ("round_one", "round_two", "discard", "defend_alone")
+
+
+def _bid_key(view: EuchreView, bid: Bid, kind: str = "bid") -> Caption:
+    """A bid in words: ``euchre.bid.*`` names the bidder, ``euchre.note.*`` (at the seat's
+    feet) does not."""
+    # The dealer ordering up is picking the turned card up: the same call, its own words.
+    call = "pick_up" if bid.call == "order_up" and bid.seat == view.dealer else bid.call
+    return Caption(f"euchre.{kind}.{call}{'_alone' if bid.alone else ''}",
+                   (("seat", bid.seat), ("suit", bid.suit or "")))
+
+
+def _note(view: EuchreView, bid: Bid) -> Caption:
+    return _bid_key(view, bid, "note")
+
+
+def _badges(view: EuchreView, seat: int) -> tuple[Caption, ...]:
+    keys = (seat == view.dealer and "euchre.dealer",
+            seat == view.maker and ("euchre.maker_alone" if view.alone else "euchre.maker"),
+            seat == view.lone_defender and "euchre.lone_defender",
+            seat in view.sitting_out and "euchre.sitting_out")
+    return tuple(Caption(k) for k in keys if k)
+
+
+def _sides(view: EuchreView) -> tuple[int, int]:
+    """Sides in the order this seat reads them: its own first."""
+    return (1, 0) if view.side == 1 else (0, 1)
+
+
+def _side_name(view: EuchreView, side: int) -> str:
+    if view.side is None:  # a spectator has no "us": the sides by their seats
+        return f"euchre.side.{side}"
+    return "euchre.us" if side == view.side else "euchre.them"
+
+
+def _by_side(view: EuchreView, key: str, xs: tuple[int, int],
+             *extra: tuple[str, str | int]) -> Caption:
+    first, second = _sides(view)
+    return Caption(key, (*extra, ("first", _side_name(view, first)), ("a", xs[first]),
+                         ("second", _side_name(view, second)), ("b", xs[second])))
+
+
+def _result(view: EuchreView) -> tuple[Caption, ...]:
+    """The hand just over, until the next hand's first bid."""
+    r = view.last_hand
+    if r is None or not (view.phase == "hand_over" or (view.phase == "round_one" and not view.bids)):
+        return ()
+    head = Caption("euchre.hand_over", (("n", r.hand),))
+    if r.maker is None:
+        return (head, Caption(r.result))
+    won = 0 if r.points[0] >= r.points[1] else 1
+    return (head, Caption(r.result), Caption("euchre.result.summary", (
+        ("seat", r.maker), ("suit", r.trump or ""), ("tricks", r.tricks[r.maker % 2]),
+        ("side", _side_name(view, won)), ("points", max(r.points)))))
+
+
+def _last(view: EuchreView) -> Caption | None:
+    """The last thing done, as the view shows it: a card, a trick taken, a bid, a hand's end."""
+    if view.phase == "hand_over" and view.last_hand is not None:
+        return Caption(view.last_hand.result)
+    if view.trick:
+        p = view.trick[-1]
+        return Caption("euchre.last.play", (("seat", p.seat), ("card", p.card)))
+    if view.tricks and view.phase == "play":
+        t = view.tricks[-1]
+        return Caption("euchre.last.trick", (("seat", t.winner), ("card", t.plays[-1].card)))
+    if view.bids:
+        return _bid_key(view, view.bids[-1])
+    if view.last_hand is not None:
+        return Caption(view.last_hand.result)
+    return None

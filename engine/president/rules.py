@@ -413,7 +413,10 @@ class PresidentGame(Game[State]):
             teams=tuple(range(players)),
             scores=view.totals if view.totals else (0,) * players, phase=view.phase,
             captions=(Caption("president.round", (("n", view.round), ("total", view.rounds))),)
-            if view.round else ())
+            if view.round else (), last=_last(view),
+            seat_notes=tuple(Caption("president.passed") if s in view.passed else None
+                             for s in range(players)),
+            badges=tuple(_badges(view, s) for s in range(players)), result=_result(view))
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != OVER:
@@ -449,3 +452,38 @@ class PresidentGame(Game[State]):
 
 
 GAME = PresidentGame()
+
+
+# -- the common part's words (Game.common): from a seat's view only ------------------------------
+def _badges(view: Any, seat: int) -> tuple[Caption, ...]:
+    """Last round's title while this one is played, and the title this round's place gives once
+    the seat is out (alone once the round is over: it is the title now)."""
+    before = [Caption(f"president.title.{p.title}") for p in view.previous_places
+              if p.seat == seat and view.phase not in ("between", "over")]
+    out = [Caption("president.finished", (("title", f"president.title.{p.title}"),))
+           for p in view.places if p.seat == seat]
+    return (*before, *out)
+
+
+def _result(view: Any) -> tuple[Caption, ...]:
+    """Between rounds: every place, its points this round and the total."""
+    if view.phase not in ("between", "over"):
+        return ()
+    points = view.round_points
+    return (Caption("president.round_over", (("n", view.round),)), *(
+        Caption("president.place_line", (("seat", p.seat), ("title", f"president.title.{p.title}"),
+                                         ("points", points[p.seat] if points else p.points),
+                                         ("total", view.totals[p.seat])))
+        for p in view.places))
+
+
+def _last(view: Any) -> Caption | None:
+    """The last play of the trick, or a trick cleared. A pass is a seat note: the view cannot
+    tell whether a seat passed before or after the play in front of it."""
+    if view.trick:
+        p = view.trick[-1]
+        return Caption(f"president.last.play_{len(p.cards)}",
+                       (("seat", p.seat), *((f"c{i + 1}", c) for i, c in enumerate(p.cards))))
+    if view.phase == "play" and view.played:
+        return Caption("president.last.cleared")
+    return None

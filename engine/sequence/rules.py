@@ -198,8 +198,12 @@ class SequenceGame(Game[State]):
             hand_counts=view.hand_counts, teams=view.teams, scores=view.score,
             phase="play" if view.turn is not None else ("over" if view.sequences or any(
                 c >= 0 for row in view.chips for c in row) else "deal"),
-            captions=(Caption("sequence.sequences_of", (("n", mine), ("goal", goal))),)
-            if mine is not None and goal else ())
+            captions=((Caption("sequence.sequences_of", (("n", mine), ("goal", goal))),)
+                      if mine is not None and goal else ())
+            + (Caption("sequence.draw_pile", (("n", view.draw_pile),)),)
+            + ((Caption("sequence.last_discard", (("card", view.discards[-1]),)),)
+               if view.discards else ()),
+            last=_last(view.last))
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result
@@ -510,3 +514,13 @@ def build_view(st: State, seat: int | None) -> SequenceView:
 
 
 GAME = SequenceGame()
+
+
+def _last(last: LastMove | None) -> Caption | None:
+    """The move just made in words (Game.common): who, which card, where, any new sequence."""
+    if last is None:
+        return None
+    row, col = last.squares[0] if last.squares else (0, 0)
+    made = (("n", last.new_sequences),) if last.new_sequences else ()
+    return Caption(f"sequence.said.{last.type}{'_made' if made else ''}", (
+        ("seat", last.seat), ("card", last.card), ("row", row + 1), ("col", col + 1), *made))

@@ -148,4 +148,17 @@ def build_common(view: WizardView) -> Common:
     return Common(
         seat=view.seat, to_act=view.to_act, hand=view.hand, hand_counts=view.hand_counts,
         teams=tuple(range(view.players)), scores=view.scores, phase=view.phase,
-        last=last_caption(view.last) if view.last else None, captions=(cap,))
+        last=last_caption(view.last) if view.last else None, captions=(cap,),
+        badges=tuple((Caption("wizard.field.dealer"),) if s == view.dealer else ()
+                     for s in range(view.players)),
+        seat_notes=tuple(_note(view, s) for s in range(view.players)))
+
+
+def _note(view: WizardView, seat: int) -> Caption | None:
+    """A seat's bid and tricks while a round is played; a hidden bid only as "has bid"."""
+    if view.phase not in ACTING or not view.bids_in[seat]:
+        return None
+    bid = view.bids[seat]
+    if bid is None:  # hidden until every bid is in: the view never holds it
+        return Caption("wizard.has_bid")
+    return Caption("wizard.note", (("bid", bid), ("taken", view.taken[seat])))

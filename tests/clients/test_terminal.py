@@ -18,7 +18,11 @@ import sys
 import time
 
 from clients.terminal import Screen
+from engine import registry
+from engine.codec import to_data
+from engine.match import Match
 from hostd.control import request
+from hostd.protocol.messages import SeatSummary, State
 from tests.hostd.helpers import ROOT, short_dir, start_process
 
 PROMPT = re.compile(rb"your move \[1-(\d+)\][^:]*: $")
@@ -80,6 +84,12 @@ def test_a_person_plays_euchre_against_three_ais_in_the_terminal() -> None:
         assert "you sit at seat 0" in text and "game over" in text, text[-2000:]
         assert "type a number from 1 to" in text
         assert moves >= 5
+        # The common part in words, told from this seat's side: the status lines, each seat's
+        # badges and its bid at its feet, and the result between hands.
+        assert "  Trump: " in text and "  Tricks: Us " in text and "Score (game to 10): Us" in text
+        assert re.search(r"^ . .+? \((you, )?dealer\)", text, re.M), text[:3000]
+        assert re.search(r"\d cards  \[(pass|order up|picks it up)", text), text[:3000]
+        assert "last: " in text
         shown = request(d.control, "tables.show", table="1")
         assert shown["status"] == "finished"
         assert [s["controller"] for s in shown["seats"]] == ["human", "ai", "ai", "ai"]
@@ -111,6 +121,38 @@ def test_screen_speaks_the_games_words() -> None:
     assert screen.value("euchre.result.made") == "Made it."
     assert screen.label("going_alone") == "going alone"
     assert screen.action({"type": "play", "card": "QD"}) == "Play: Q♦"
+
+
+def test_screen_says_the_result_between_hands_and_each_seats_badges() -> None:
+    """What the common part says (engine/euchre/rules.py ``common``), in the terminal's words:
+    the hand just over as a block, and each seat's badges beside its name."""
+    game = registry.get("euchre")
+    m = Match.start(game, 4, {}, 2)
+    rng = random.Random(4)
+    while m.view(None).phase != "hand_over":
+        if not m.to_act():
+            m.resolve_chance()
+            continue
+        seat = m.to_act()[0]
+        legal = m.legal(seat)
+        m.act(seat, legal[rng.randrange(len(legal))])
+    view = m.view(None)
+    seats = [SeatSummary(s, f"P{s}", "ai", "random", True, False, s % 2) for s in range(4)]
+    state = State(table="1", game="euchre", version=1, seat=None, view=to_data(view), legal=[],
+                  to_act=[], seats=seats, name="Euchre", code="ABCD",
+                  common=to_data(game.common(view)))
+    out = io.StringIO()
+    screen = Screen(out, symbols=True)
+    screen.state(state, None)
+    text = out.getvalue()
+    last = view.last_hand
+    assert last is not None
+    assert f"  Hand {last.hand} over\n" in text
+    assert f"  {screen.t(last.result)}\n" in text
+    assert f"P{last.dealer} (dealer)" in text
+    if last.maker is not None:
+        assert f"  P{last.maker} made " in text, text
+    assert "  Tricks: Seats 1 & 3 " in text  # a spectator has no "us"
 
 
 def test_ctrl_c_ends_cleanly() -> None:

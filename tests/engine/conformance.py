@@ -8,6 +8,9 @@
 - every view encodes to JSON and round-trips through the codec's JSON;
 - every view's common part (``Game.common``) agrees with the match: the seat, who acts, the
   sides, one score per side, hand counts per seat, the seat's own hand as two-character codes;
+  a note and badges for every seat or none, and every word in it (captions, the last action,
+  notes, badges, the result) a key of the game's en, fr and ar catalogues whose placeholders
+  its arguments fill (a seat argument gives ``{name}``);
 - every seat's legal list stays under ``LEGAL_BYTES_MAX`` as the wire encodes it;
 - no view depends on anything its seat may not know: redrawing the hidden part of the true
   state (``resample_hidden``) leaves that seat's view byte-for-byte the same;
@@ -16,9 +19,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.codec import to_data, to_wire
@@ -157,10 +163,41 @@ def check_common(game: Game[Any], m: Match, seat: int | None) -> None:
     assert all(isinstance(x, str) and len(x) == 2 for x in c.hand)
     if c.hand_counts and seat is not None:
         assert c.hand_counts[seat] == len(c.hand)
-    for cap in (*c.captions, *([c.last] if c.last else [])):
+    assert len(c.seat_notes) in (0, m.players), "a note for every seat, or none"
+    assert len(c.badges) in (0, m.players), "badges for every seat, or none"
+    words = (*c.captions, *([c.last] if c.last else []), *c.result,
+             *(n for n in c.seat_notes if n is not None), *(b for bs in c.badges for b in bs))
+    for cap in words:
         assert isinstance(cap, Caption) and cap.key.startswith(f"{game.info.id}."), cap
+        check_caption(game.info.id, cap)
     assert c.phase and c.phase == c.phase.lower()
     json.dumps(to_data(c))
+
+
+LANGUAGES = ("en", "fr", "ar")
+_STRINGS = Path(__file__).resolve().parents[2] / "clients" / "strings"
+_PLACEHOLDER = re.compile(r"{(\w+)}")
+
+
+@functools.cache
+def catalogue(game_id: str, lang: str) -> Mapping[str, str]:
+    """A game's string catalogue in one language (the one every client reads)."""
+    path = _STRINGS / game_id / f"{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def check_caption(game_id: str, cap: Caption) -> None:
+    """A caption's key, and each argument that is itself a key, is in every language, and its
+    arguments fill every placeholder (a seat argument also fills ``{name}``)."""
+    names = {k for k, _ in cap.args} | ({"name"} if any(k == "seat" for k, _ in cap.args) else set())
+    for lang in LANGUAGES:
+        strings = catalogue(game_id, lang)
+        assert cap.key in strings, f"{cap.key} is not in {game_id}/{lang}.json"
+        missing = set(_PLACEHOLDER.findall(strings[cap.key])) - names
+        assert not missing, f"{cap.key} ({lang}) leaves {sorted(missing)} unfilled: {cap.args}"
+        for _, value in cap.args:
+            if isinstance(value, str) and value.startswith(f"{game_id}."):
+                assert value in strings, f"argument {value} is not in {game_id}/{lang}.json"
 
 
 def _check_replay(m: Match) -> None:

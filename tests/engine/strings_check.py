@@ -1,5 +1,5 @@
 """The string-catalogue check for a game's package tests: every key the engine sends (captions,
-the last move, reasons, phases, action types and refusal codes) is in its catalogue, in
+the last move, seat notes, badges, the result between hands, reasons, phases, action types and refusal codes) is in its catalogue, in
 English, French and Arabic, with the same placeholders as the English, and no key repeats one
 of the shell's. Shared by the games whose package tests call it (Golf, Crazy Eights, Kaiser,
 Wizard)."""
@@ -37,7 +37,8 @@ def sent_keys(GAME_ID: str, GAME: Any, codes: tuple[str, ...], *, players: int =
         for seat in (None, *range(players)):
             c = GAME.common(m.view(seat))
             keys.add(f"{GAME_ID}.phase.{c.phase}")
-            for cap in (*c.captions, *([c.last] if c.last else [])):
+            for cap in (*c.captions, *([c.last] if c.last else []), *c.result,
+                        *(n for n in c.seat_notes if n), *(b for bs in c.badges for b in bs)):
                 keys.add(cap.key)
                 keys.update(v for _, v in cap.args if isinstance(v, str)
                             and v.startswith(f"{GAME_ID}."))

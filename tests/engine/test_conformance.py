@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 import os
+import random
+from typing import Any
 
 import pytest
 
 from engine import registry
 from engine.codec import to_data
-from engine.presentation import presentation_problems
+from engine.match import Match
+from engine.presentation import Caption, presentation_problems
 from engine.records import to_record
 from tests.engine.conformance import play_random
 
@@ -90,3 +93,60 @@ def test_presentation_descriptor_fits_the_game(game_id: str) -> None:
         assert set(g.fields) <= action_fields, f"{g.kind} fills {g.fields}: not action fields"
     if p.seat_colours:
         assert len(p.seat_colours) >= sides
+
+
+def _until(m: Match, done: Any, rng: random.Random, steps: int = 400,
+           prefer: str = "") -> None:
+    """Random legal moves (a ``prefer`` type when legal) until ``done(m)``."""
+    for _ in range(steps):
+        if done(m):
+            return
+        if not m.to_act():
+            m.resolve_chance()
+            continue
+        seat = m.to_act()[0]
+        legal = m.legal(seat)
+        liked = [a for a in legal if type(a).__name__.lower() == prefer]
+        m.act(seat, (liked or legal)[rng.randrange(len(liked or legal))])
+    raise AssertionError("never reached")
+
+
+def test_the_common_part_says_what_the_hooks_used_to() -> None:
+    """Euchre's common part, as every client now draws it: the bid at each bidder's feet, the
+    dealer's badge, the lines told from the reader's side, and the last move in words."""
+    game = registry.get("euchre")
+    m = Match.start(game, 4, {}, 11)
+    m.resolve_chance()
+    rng = random.Random(3)
+    _until(m, lambda m: len(m.view(None).bids) >= 2, rng, prefer="pass")
+    v = m.view(1)
+    c = game.common(v)
+    bidders = {b.seat for b in v.bids}
+    assert [n is not None for n in c.seat_notes] == [s in bidders for s in range(4)]
+    assert Caption("euchre.dealer") in c.badges[v.dealer]
+    assert c.captions[1].args[:2] == (("first", "euchre.us"), ("a", v.tricks_won[1]))
+    spectator = game.common(m.view(None))
+    assert spectator.captions[1].args[0] == ("first", "euchre.side.0")
+    assert c.last is not None and c.last.key.startswith("euchre.bid.")
+    assert dict(c.last.args)["seat"] == v.bids[-1].seat
+    _until(m, lambda m: len(m.view(None).trick) == 1, rng)
+    last = game.common(m.view(None)).last
+    play = m.view(None).trick[0]
+    assert last == Caption("euchre.last.play", (("seat", play.seat), ("card", play.card)))
+
+
+def test_president_says_titles_passes_and_places_from_the_view() -> None:
+    game = registry.get("president")
+    m = Match.start(game, 4, {"rounds": 2}, 5)
+    m.resolve_chance()
+    rng = random.Random(1)
+    _until(m, lambda m: m.view(None).phase == "between", rng, 2000)
+    v = m.view(None)
+    c = game.common(v)
+    assert c.result[0] == Caption("president.round_over", (("n", 1),))
+    assert [dict(x.args)["seat"] for x in c.result[1:]] == [p.seat for p in v.places]
+    assert all(len(b) == 1 and b[0].key == "president.finished" for b in c.badges)
+    _until(m, lambda m: bool(m.view(None).passed) and m.view(None).phase == "play", rng, 2000)
+    v = m.view(None)
+    notes = game.common(v).seat_notes
+    assert [n is not None for n in notes] == [s in v.passed for s in range(4)]

@@ -202,7 +202,8 @@ def _info(ctx: Ctx, area: Rect, entry: TableEntry, view: View, pub: Public, hook
         d.label(ctx, label, words, row2.h // 2, d.GOLD, align="end")
         row3 = Rect(inner.x, row2.bottom, inner.w, inner.bottom - row2.bottom)
         d.label(ctx, detail, row3, row3.h * 3 // 5, d.MUTED)
-    card, lines = hook.last(ctx, entry, view) if hook.last else (None, [pub.last, *pub.captions])
+    card, lines = (hook.last(ctx, entry, view) if hook.last
+                   else (pub.last_card, [pub.last, *pub.captions]))
     _last(ctx, blocks[-1], card, [x for x in lines if x])
 
 

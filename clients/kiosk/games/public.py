@@ -1,5 +1,6 @@
 """What every game's view shares, as the family renderers read it: who acts, hand sizes, sides,
-scores, the phase and the captions in words, and the cards a zone holds.
+scores, the phase, the captions, each seat's note and badges and the result between hands in
+words, and the cards a zone holds.
 
 Owns reading the ``Common`` part the host sends beside each view (engine/presentation.py) and
 the descriptor's zones. When a message carries no common part (an older box), the same-named
@@ -30,6 +31,10 @@ class Public:
     phase: str
     captions: tuple[str, ...]  # the game's status lines, translated
     last: str  # the last action in words, "" before the first
+    last_card: str | None = None  # the card the last action names, when it names one
+    notes: tuple[str | None, ...] = ()  # by seat: a line at its feet (a bid, "passed")
+    badges: tuple[tuple[str, ...], ...] = ()  # by seat: words beside its name (dealer, a title)
+    result: tuple[str, ...] = ()  # between hands: a heading, then its lines
 
     def side_of(self, seat: int) -> int:
         return next((side for side, seats in self.sides.items() if seat in seats), seat)
@@ -56,14 +61,23 @@ def public(ctx: Ctx, entry: TableEntry) -> Public:
     scores = _ints(common.get("scores")) if "scores" in common else (
         _ints(view.get("score")) or _ints(view.get("scores")) or _ints(view.get("totals")))
     last = common.get("last")
+
+    def words(caps: Any) -> tuple[str, ...]:
+        return tuple(caption(ctx, entry, c) for c in caps if isinstance(c, dict)) if isinstance(
+            caps, list) else ()
     return Public(
         to_act=_ints(common.get("to_act")) or tuple(entry.to_act),
         hand_counts=_ints(common.get("hand_counts")) or _ints(view.get("hand_counts")),
         sides=dict(sorted(sides.items())), scores=scores,
         phase=str(common.get("phase") or view.get("phase") or ""),
-        captions=tuple(caption(ctx, entry, c) for c in common.get("captions") or []
-                       if isinstance(c, dict)),
-        last=caption(ctx, entry, last) if isinstance(last, dict) else "")
+        captions=words(common.get("captions")),
+        last=caption(ctx, entry, last) if isinstance(last, dict) else "",
+        last_card=next((v for k, v in (last or {}).get("args") or [] if k == "card" and is_card(v)),
+                       None) if isinstance(last, dict) else None,
+        notes=tuple(caption(ctx, entry, c) if isinstance(c, dict) else None
+                    for c in common.get("seat_notes") or []),
+        badges=tuple(words(b) for b in common.get("badges") or []),
+        result=words(common.get("result")))
 
 
 def caption(ctx: Ctx, entry: TableEntry, cap: dict[str, Any]) -> str:

@@ -1,11 +1,8 @@
 """Sequence's own part of the grid picture: the printed board of cards under the chips (free
 corners starred), completed sequences struck through and their chips marked, the last move
 ringed in gold (a removed chip crossed out), and per team the sequences made of those needed,
-captures, cards in hand, the draw pile and the last card played.
-
-Reads the public ``sequence_view`` (``layout``, ``locked``, ``sequences``, ``last``, ``score``,
-``captures``, ``hand_counts``, ``draw_pile``, ``rules``). Everything else is the family's
-(grid_board.py).
+captures and cards in hand. Reads the public ``sequence_view``; the last move in words, the
+draw pile and the last discard are the common part, drawn by the family (grid_board.py).
 """
 
 from __future__ import annotations
@@ -84,17 +81,5 @@ def side_score(ctx: Ctx, entry: TableEntry, view: View, side: int) -> tuple[str,
     return (f"{made} / {need}" if need else str(made)), t.t("sequence.sequences_label"), hand
 
 
-def last(ctx: Ctx, entry: TableEntry, view: View) -> tuple[str | None, list[str]]:
-    t = ctx.tr
-    deck = f"{t.t('sequence.deck')}: {view.get('draw_pile', 0)}"
-    move = view.get("last")
-    if not isinstance(move, dict):
-        return None, [deck]
-    verb = {"remove": "sequence.removed", "exchange_dead": "sequence.dead_card",
-            "discard": "sequence.dead_card"}.get(str(move.get("type")), "sequence.placed")
-    who = d.seat_name(ctx, entry, int(move.get("seat", 0)))
-    return str(move.get("card", "")), [t.t("sequence.last_move"), f"{who} {t.t(verb)}", deck]
-
-
 HOOK = Hook(cell_aspect=0.8, face_field="layout", face=face, overlay=overlay,
-            side_score=side_score, last=last)
+            side_score=side_score)

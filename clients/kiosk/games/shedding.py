@@ -55,6 +55,8 @@ def draw(ctx: Ctx, rect: Rect, entry: TableEntry, hook: Hook) -> None:
             d.label(ctx, key_or(ctx, f"{entry.game}.pile_empty"),
                     middle.inflate(-middle.w // 10, -middle.h // 3), round(middle.h * 0.12),
                     d.MUTED, align="center")
-    table.under(ctx, middle, pub.last)
-    if hook.banner:
-        hook.banner(ctx, rect, entry, view)
+    played = pile_of(entry) or []
+    if not played or played[-1][0] is None:  # a pile that names its player says it already
+        table.under(ctx, middle, pub.last)
+    if not (hook.banner and hook.banner(ctx, rect, entry, view)):
+        table.result(ctx, rect, pub)

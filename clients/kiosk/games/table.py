@@ -104,10 +104,29 @@ def seats(ctx: Ctx, area: Rect, entry: TableEntry, view: View, pub: Public, hook
         alone = len(pub.sides) == n  # every seat its own side: its score is its own
         seat_panel(ctx, spot, entry, seat, count, turn=seat in pub.to_act,
                    side=pub.side_of(seat), score=pub.score(seat) if alone else None,
-                   badges=dealer(ctx, entry, view, seat) + (
+                   badges=said(ctx, entry, view, pub, seat) + (
                        hook.badges(ctx, entry, view, seat) if hook.badges else []),
-                   tag=hook.tag(ctx, entry, view, seat) if hook.tag else None, body=body,
-                   fan_max=fan_max)
+                   tag=hook.tag(ctx, entry, view, seat) if hook.tag else note(pub, seat),
+                   body=body, fan_max=fan_max)
+
+
+def said(ctx: Ctx, entry: TableEntry, view: View, pub: Public, seat: int) -> list[Badge]:
+    """The seat's badges from the common part (dealer, maker, a title); else the family's habit
+    of marking a ``dealer``."""
+    if not pub.badges:
+        return dealer(ctx, entry, view, seat)
+    return [(word, d.GOLD) for word in (pub.badges[seat] if seat < len(pub.badges) else ())]
+
+
+def note(pub: Public, seat: int) -> Tag | None:
+    words = pub.notes[seat] if seat < len(pub.notes) else None
+    return (words, False) if words else None
+
+
+def result(ctx: Ctx, rect: Rect, pub: Public) -> None:
+    """The result between hands, over the table, when the common part has one."""
+    if pub.result:
+        d.banner(ctx, rect, pub.result[0], list(pub.result[1:]))
 
 
 def dealer(ctx: Ctx, entry: TableEntry, view: View, seat: int) -> list[Badge]:

@@ -58,8 +58,8 @@ def draw(ctx: Ctx, rect: Rect, entry: TableEntry, hook: Hook) -> None:
         else:
             table.trick(ctx, middle, now, n)
     table.under(ctx, middle, pub.last)
-    if hook.banner:
-        hook.banner(ctx, rect, entry, view)
+    if not (hook.banner and hook.banner(ctx, rect, entry, view)):
+        table.result(ctx, rect, pub)
 
 
 def _strip(ctx: Ctx, box: Rect, entry: TableEntry, view: View, pub: Public, hook: Hook) -> None:

@@ -10,7 +10,7 @@
 
 import { card } from "../cards.js";
 import { h } from "../dom.js";
-import { list, t } from "../i18n.js";
+import { SUIT_SYMBOL, list, suitName, t } from "../i18n.js";
 import { CARD, actionRow, actionsFor, describe, hint, label, scalar, waitingHint } from "./common.js";
 
 // Fields the shell already shows (the seat strip, the status line) or that only the page uses.
@@ -38,27 +38,48 @@ function value(ctx, v, depth = 0) {
   return scalar(ctx, v);
 }
 
-// A caption in words; a seat argument also names the seat ({name}), as the table shows it.
+// A caption in words; a seat argument also names the seat ({name}), as the table shows it, and
+// a suit reads as its symbol and name.
 export function capText(ctx, cap) {
-  const a = Object.fromEntries(cap.args.map(([k, x]) => [k, scalar(ctx, x)]));
+  const a = Object.fromEntries(cap.args.map(([k, x]) => [k, k === "suit" && SUIT_SYMBOL[x] ? `${SUIT_SYMBOL[x]} ${suitName(x)}` : scalar(ctx, x)]));
   const s = cap.args.find(([k, x]) => k === "seat" && typeof x === "number");
   if (s && a.name == null) a.name = ctx.name(s[1]);
   return t(cap.key, a);
 }
 
-// The common part every game sends (engine/presentation.py): its captions, and the score of
-// each side named by its seats.
-export function commonPart(ctx) {
+// The common part every game sends (engine/presentation.py): its captions (unless `captions` is
+// false), and the score of each side named by its seats.
+export function commonPart(ctx, captions = true) {
   const c = ctx.state.common;
   if (!c) return null;
-  const captions = (c.captions || []).map((cap) => h("p", { class: "caption-line" }, capText(ctx, cap)));
+  const lines = (captions ? c.captions || [] : []).map((cap) => h("p", { class: "caption-line" }, capText(ctx, cap)));
   const sides = c.scores.map((score, side) => {
     const seats = c.teams.map((team, seat) => (team === side ? ctx.name(seat) : null)).filter((x) => x !== null);
     return h("li", { class: c.seat != null && c.teams[c.seat] === side ? "mine" : "" },
       h("span", null, list(seats)), " ", h("strong", null, String(score)));
   });
-  return h("div", { class: "common" }, captions,
+  return h("div", { class: "common" }, lines,
     h("ol", { class: "side-scores", "aria-label": t("results.score") }, sides));
+}
+
+// What the common part says of a seat (badges, its note), between hands (the result) and of
+// the last action, for any family; nothing when the host sends none (an older box).
+const said = (ctx, name) => (ctx.state.common && ctx.state.common[name]) || [];
+export function badgesOf(ctx, seat) {
+  return (said(ctx, "badges")[seat] || []).map((cap) => h("span", { class: ["badge", cap.key.split(".").pop()] }, capText(ctx, cap)));
+}
+export function noteOf(ctx, seat) {
+  const note = said(ctx, "seat_notes")[seat];
+  return note ? capText(ctx, note) : null;
+}
+export function result(ctx) {
+  const [head, ...lines] = said(ctx, "result");
+  return head ? h("div", { class: "banner", role: "status" }, h("strong", null, capText(ctx, head)),
+    lines.map((cap) => h("span", null, ` ${capText(ctx, cap)}`))) : null;
+}
+export function describeLast(ctx) {
+  const last = ctx.state.common && ctx.state.common.last;
+  return last ? capText(ctx, last) : "";
 }
 
 export function render(ctx) {
@@ -82,8 +103,4 @@ export function render(ctx) {
       hint(ctx.myTurn ? t("generic.choose") : waitingHint(ctx)),
       hand,
       actionRow(ctx, acts, (a) => describe(ctx, a), { prefix: "generic-" })));
-}
-
-export function describeLast() {
-  return "";
 }

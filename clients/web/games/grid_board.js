@@ -11,6 +11,8 @@ import { button, h } from "../dom.js";
 import { has, t } from "../i18n.js";
 import { MARKS, actionLabel, actionRow, actionsFor, describe, field, gesture, handItems, hint, own, part, sideMark, waitingHint } from "./common.js";
 
+export { describeLast } from "./generic.js";
+
 // A cell tap fills two fields (the row and the column of a grid zone), or one field holding
 // the cell's label: algebraic ("e2": files from a, ranks from the last row up) from the zone's
 // `labels`, or whatever the game's hook names per cell (`value(ctx, r, c)`: Checkers' 1-32).
@@ -114,8 +116,4 @@ export function render(ctx) {
     actionRow(ctx, rest, (a) => actionLabel(ctx, a), { prefix: "grid-", primary: (a) => !(g.fields[0] in a) }),
     part(ctx, "footer", null));
   return h("div", { class: "grid-board" }, board, panel);
-}
-
-export function describeLast() {
-  return "";
 }

@@ -4,17 +4,27 @@
 // while some legal action holds every selected card and it, and the confirm button is enabled
 // when a legal action's cards are exactly the selection, and sends that action. With a `card`
 // gesture a tap sends the card's action. Every other legal action is a button. No game id and
-// no rules here; one game's own lines (its state line, the exchange, places, totals, labels,
-// hints) come from its hook: `status`, `notes`, `footer`, `confirm`, `hint`, `label`.
+// no rules here. Each seat's badges and note (a title, "passed"), the result between rounds and
+// the last play in words are the view's common part; one game's own lines (its state line, the
+// exchange, totals, labels, hints) come from its hook: `status`, `notes`, `footer`, `confirm`,
+// `hint`, `label`.
 
 import { card } from "../cards.js";
 import { button, h } from "../dom.js";
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { actionLabel, actionRow, actionsFor, field, gesture, handItems, hint, own, part, waitingHint, zone } from "./common.js";
-import { commonPart } from "./generic.js";
+import { badgesOf, commonPart, noteOf, result } from "./generic.js";
+
+export { describeLast } from "./generic.js";
 
 export function canDraw(p) {
   return p.zones.some((z) => z.kind === "hand") && p.gestures.some((g) => g.kind === "cards" || g.kind === "card");
+}
+
+// The seat strip's badges: what the common part says of the seat, its note last.
+export function seatBadges(seat, ctx) {
+  const note = noteOf(ctx, seat);
+  return [...badgesOf(ctx, seat), note && h("span", { class: "badge note" }, note)].filter(Boolean);
 }
 
 export function sameSet(a, b) {
@@ -91,11 +101,26 @@ export function render(ctx) {
     part(ctx, "status", null),
     pileOf(ctx),
     part(ctx, "notes", null),
+    result(ctx),
     h("div", { class: "hand-panel" }, row, hand,
       hint(ctx.myTurn ? part(ctx, "hint", t(candidates.length ? (multi ? "hand.hint.select" : "hand.hint.tap") : "generic.choose"), sel) : waitingHint(ctx))),
-    part(ctx, "footer", commonPart(ctx)));
+    // The scores by seat; the captions too, unless the game's status line says them its way.
+    part(ctx, "footer", commonPart(ctx, !ctx.hook.status)));
 }
 
-export function describeLast() {
-  return "";
+// The results table (the page's own, in seat order), with what the common part last said of
+// each seat (a title) when it says anything.
+export function scoreTable(ctx) {
+  const o = ctx.state.outcome;
+  const said = o.scores.map((_, s) => badgesOf(ctx, s));
+  const mid = said.some((b) => b.length);
+  const head = has(`${ctx.game}.last_title`) ? t(`${ctx.game}.last_title`) : "";
+  return h("table", { class: "scores" },
+    h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")),
+      mid ? h("th", { scope: "col" }, head) : null, h("th", { scope: "col" }, t("results.score")))),
+    h("tbody", null, o.scores.map((sc, s) =>
+      h("tr", { class: o.winners.includes(s) ? "won" : "" },
+        h("th", { scope: "row" }, ctx.name(s), s === ctx.seat ? h("span", { class: "badge you" }, t("table.you")) : null,
+          o.winners.includes(s) ? " 🏆" : ""),
+        mid ? h("td", null, said[s].length ? said[s] : "–") : null, h("td", null, String(sc))))));
 }

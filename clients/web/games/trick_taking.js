@@ -2,15 +2,18 @@
 // your left, in every language), each seat's card of the trick in front of it, other hands as
 // counts, and the own hand, a card tappable exactly when a legal action names it (the `card`
 // gesture). Other actions are buttons; a boolean field splitting alike actions is a switch.
-// No game id, no rules here: a game's own lines come from its hook (`heldTrick`, `badges`,
-// `seatNote`, `middle`, `info`, `sheet`, `banner`, `label`, `hint`, `quiet`, `cardLabel`: a
-// card's spoken name, `variants`).
+// No game id, no rules here: each seat's badges and note, the status lines, the result between
+// hands and the last action in words are the view's common part (engine/presentation.py); a
+// game's own lines come from its hook (`heldTrick`, `badges`, `seatNote`, `middle`, `info`,
+// `sheet`, `banner`, `label`, `hint`, `quiet`, `cardLabel`: a card's spoken name, `variants`).
 
 import { card, hiddenHand } from "../cards.js";
 import { h } from "../dom.js";
 import { cardName, t } from "../i18n.js";
 import { actionLabel, actionRow, actionsFor, around, field, gesture, handItems, hint, own, part, switched, waitingHint, zone } from "./common.js";
-import { commonPart } from "./generic.js";
+import { badgesOf, capText, commonPart, noteOf, result } from "./generic.js";
+
+export { describeLast } from "./generic.js";
 
 const COMPASS = ["south", "west", "north", "east"];
 
@@ -40,9 +43,9 @@ export function render(ctx) {
   const spots = around(n, ctx.seat).map((s, i) => {
     const played = shown.get(s);
     return h("div", { class: ["spot", n === 4 ? COMPASS[i] : i ? "top" : "south", st.to_act.includes(s) && "acting"], "data-seat": String(s) },
-      h("div", { class: "who" }, ctx.name(s), part(ctx, "badges", [], s)),
+      h("div", { class: "who" }, ctx.name(s), part(ctx, "badges", badgesOf(ctx, s), s)),
       s !== ctx.seat && counts[s] != null ? hiddenHand(counts[s], t("table.cards", { n: counts[s] })) : null,
-      noteOf(ctx, s),
+      seatLine(ctx, s),
       played ? card(played, { game: ctx.game, small: true, dim: !!held,
         fresh: !held && trickBy.size > prevTrick && trick[trick.length - 1].seat === s,
         label: `${ctx.name(s)}: ${part(ctx, "cardLabel", cardName(played), played)}` }) : null);
@@ -50,16 +53,20 @@ export function render(ctx) {
   const table = h("div", { class: ["compass", n !== 4 && "ring"], dir: "ltr" }, spots,
     h("div", { class: "middle" }, part(ctx, "middle", null, held) || (held && held.winner != null
       ? h("div", { class: "trick-note" }, t(own(ctx, "won_trick", "trick.won"), { name: ctx.name(held.winner) })) : null)));
-  // The game's info rows (trump, bids, tricks, score) as a sheet; else the common part.
+  // The game's info rows as a sheet; else its status lines (trump, tricks and score told from
+  // this seat's side), else the common part.
   const rows = part(ctx, "info", null);
-  const info = rows ? h("dl", { class: "info" }, rows.map(([k, x]) => [h("dt", null, k), h("dd", null, x)])) : commonPart(ctx);
+  const lines = (st.common && st.common.captions) || [];
+  const info = rows ? h("dl", { class: "info" }, rows.map(([k, x]) => [h("dt", null, k), h("dd", null, x)]))
+    : lines.length ? h("div", { class: "common" }, lines.map((cap) => h("p", { class: "caption-line" }, capText(ctx, cap))))
+      : commonPart(ctx);
   return h("div", { class: "trick-taking" }, table, info, part(ctx, "sheet", null),
-    part(ctx, "banner", null), handPanel(ctx));
+    part(ctx, "banner", result(ctx)), handPanel(ctx));
 }
 
-// A line under a seat's name (its bid): text from the hook.
-function noteOf(ctx, seat) {
-  const note = part(ctx, "seatNote", null, seat);
+// A line under a seat's name (its bid).
+function seatLine(ctx, seat) {
+  const note = part(ctx, "seatNote", noteOf(ctx, seat), seat);
   return note ? h("div", { class: "note" }, note) : null;
 }
 
@@ -99,8 +106,4 @@ function folded(ctx, acts) {
   });
   const { shown, toggles } = switched(ctx, read, (f) => t(`${ctx.game}.${f}_switch`));
   return { shown: shown.map((x) => orig.get(x)), toggles };
-}
-
-export function describeLast() {
-  return "";
 }

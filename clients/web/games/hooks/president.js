@@ -1,6 +1,6 @@
 // President's part of the shedding family: the round, the revolution and the rank order, the
-// exchange between rounds, places (titles) and points, the Play/Give labels and the hints,
-// and who passed or is out on the seats.
+// exchange, the Play/Give labels and the hints. Titles, passes, places, totals and the last
+// play are the view's common part (engine/president/rules.py `common`).
 
 import { h } from "../../dom.js";
 import { cardName, list, rankFace, t } from "../../i18n.js";
@@ -9,8 +9,6 @@ import { sameSet } from "../shedding.js";
 const cardsText = (cards) => list(cards.map(cardName));
 const playText = (cards) => t("president.set", { count: cards.length, rank: rankFace(cards[0][0], "president") });
 const orderText = (order, sep) => order.split("").map((r) => rankFace(r, "president")).join(sep);
-
-const titleOf = (places, seat) => places.filter((x) => x.seat === seat).map((p) => t(`president.title.${p.title}`))[0] || null;
 
 export function status(ctx) {
   const v = ctx.view;
@@ -23,20 +21,10 @@ export function status(ctx) {
 }
 
 export function notes(ctx) {
-  const v = ctx.view;
-  const x = v.exchange;
+  const x = ctx.view.exchange;
   const parts = !x ? [] : [x.received.length && t("president.received", { cards: cardsText(x.received), name: ctx.name(x.partner) }),
     x.gave.length && t("president.gave", { cards: cardsText(x.gave), name: ctx.name(x.partner) })].filter(Boolean);
-  return [parts.length ? h("p", { class: "banner" }, parts.join(" ")) : null,
-    v.phase === "between" || v.phase === "over" ? h("div", { class: "banner", role: "status" },
-      h("strong", null, t("president.round_over", { n: v.round })),
-      h("ol", { class: "places" }, v.places.map((p) => h("li", null,
-        `${ctx.name(p.seat)}: ${t(`president.title.${p.title}`)} (${t("president.points", { n: p.points })})`)))) : null];
-}
-
-export function footer(ctx) {
-  return h("p", { class: "muted totals" }, `${t("president.totals")}: `,
-    ctx.view.totals.map((pts, s) => `${ctx.name(s)} ${pts}`).join(" · "));
+  return parts.length ? h("p", { class: "banner" }, parts.join(" ")) : null;
 }
 
 export function confirm(ctx, exact, candidates) {
@@ -57,37 +45,3 @@ export function hint(ctx, { top, selected, candidates }) {
 }
 
 export const label = (ctx, a) => (a.type === "pass" ? t("president.pass") : null);
-
-export function describeLast(ctx) {
-  const v = ctx.view;
-  const p = ctx.prev ? ctx.prev.view : null;
-  if (!p) return "";
-  if (v.trick.length > p.trick.length) {
-    const last = v.trick[v.trick.length - 1];
-    return t("president.last.play", { name: ctx.name(last.seat), set: cardsText(last.cards) });
-  }
-  const passed = v.passed.filter((s) => !p.passed.includes(s));
-  if (passed.length) return t("president.last.pass", { name: ctx.name(passed[0]) });
-  if (v.reversed !== p.reversed) return t(v.reversed ? "president.revolution" : "president.revolution_over");
-  return !v.trick.length && p.trick.length ? t("president.last.cleared") : "";
-}
-
-export function scoreTable(ctx) {
-  const v = ctx.view;
-  const order = v.totals.map((pts, s) => [pts, s]).sort((a, b) => b[0] - a[0]);
-  return h("table", { class: "scores" },
-    h("thead", null, h("tr", null, h("th", { scope: "col" }, t("results.player")),
-      h("th", { scope: "col" }, t("president.last_title")), h("th", { scope: "col" }, t("results.score")))),
-    h("tbody", null, order.map(([pts, s]) => h("tr", { class: ctx.state.outcome.winners.includes(s) ? "won" : "" },
-      h("th", { scope: "row" }, ctx.name(s)), h("td", null, titleOf(v.places, s) || "–"), h("td", null, String(pts))))));
-}
-
-// Titles from the last round, who is out this round, and who passed in this trick.
-export function seatBadges(seat, ctx) {
-  const v = ctx.view;
-  const title = titleOf(v.previous_places, seat);
-  const place = v.places.find((p) => p.seat === seat);
-  return [title && h("span", { class: "badge" }, title),
-    place && h("span", { class: "badge done" }, t("president.finished", { title: t(`president.title.${place.title}`) })),
-    v.passed.includes(seat) && h("span", { class: "badge passed" }, t("president.passed"))].filter(Boolean);
-}

@@ -1,7 +1,7 @@
 // Sequence's part of the grid_board family: what a square shows (its card, the free corners,
-// locked chips, the last move), the hint for the selected card, the score line and the last
-// move in words. The hint comes from the set of legal action types for the selected card,
-// never from rules in the page.
+// locked chips, the last move), the hint for the selected card and the score line. The hint
+// comes from the set of legal action types for the selected card, never from rules in the
+// page; the last move in words is the view's common part (engine/sequence/rules.py).
 
 import { h } from "../../dom.js";
 import { SUIT_SYMBOL, cardName, rankFace, t } from "../../i18n.js";
@@ -58,12 +58,4 @@ export function footer(ctx) {
     h("ul", { class: "team-scores" }, teams),
     h("p", { class: "muted" }, t("sequence.draw_pile", { n: v.draw_pile }),
       top ? ` · ${t("sequence.last_discard", { card: cardName(top) })}` : null));
-}
-
-export function describeLast(ctx) {
-  const last = ctx.view.last;
-  if (!last) return "";
-  const [r, c] = last.squares[0] || [0, 0];
-  const s = t(`sequence.last.${last.type}`, { name: ctx.name(last.seat), card: cardName(last.card), square: squareLabel(r, c) });
-  return last.new_sequences ? `${s} ${t("sequence.last.made", { n: last.new_sequences })}` : s;
 }

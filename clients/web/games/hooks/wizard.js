@@ -1,7 +1,7 @@
-// Wizard's part of the trick_taking family: each seat's bid and tricks (a hidden bid only as
-// "has bid": the view never holds it), the turned card and trump in the middle, the round,
+// Wizard's part of the trick_taking family: the turned card and trump in the middle, the round,
 // the score sheet folded (bid/taken, points, total per seat; latest round first), bids as
-// numbers, Wizards and Jesters named aloud.
+// numbers, Wizards and Jesters named aloud. The dealer and each seat's bid and tricks (a
+// hidden bid only as "has bid") are the view's common part (engine/wizard/views.py).
 
 import { card } from "../../cards.js";
 import { h } from "../../dom.js";
@@ -12,12 +12,6 @@ const suit = (s) => `${SUIT_SYMBOL[s]} ${suitName(s)}`;
 let open = false; // redrawn on every state: the sheet stays as the player left it
 
 export const cardLabel = (ctx, c) => ({ W: t("wizard.card.wizard"), N: t("wizard.card.jester") })[c[0]] || cardName(c);
-
-export const badges = (ctx, s) => (s === ctx.view.dealer ? [h("span", { class: "badge dealer" }, t("wizard.field.dealer"))] : []);
-
-export function seatNote({ view: v }, s) {
-  return !LIVE.includes(v.phase) || !v.bids_in[s] ? null : v.bids[s] == null ? t("wizard.has_bid") : t("wizard.note", { bid: v.bids[s], taken: v.taken[s] });
-}
 
 export function middle(ctx) {
   const { view: v } = ctx;
