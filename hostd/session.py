@@ -31,6 +31,7 @@ from hostd.protocol import codes
 from hostd.protocol.framing import FrameError, parse_client
 from hostd.protocol.messages import (
     EMOTES,
+    MAX_FRAME,
     PROTOCOL_VERSION,
     ClientBye,
     ClientMessage,
@@ -62,6 +63,9 @@ from hostd.tables.hub import ConnHandle, Hub
 from hostd.tables.runner import Request, ResumeMsg, TableRunner
 from hostd.transports.base import FrameLink, LinkClosed
 from hostd.update.version import version
+
+# A history answer stays well inside a frame (its rows and names besides the entries).
+HISTORY_BYTES = MAX_FRAME * 3 // 4
 
 log = get_logger(__name__)
 # Garbage from anywhere, as one line a minute at most: a peer must not write our log.
@@ -338,9 +342,18 @@ class Session:
         runner, seat = self._watching(msg.table)
         core = runner.core
         entries, rows = history.account(core.match, seat, core.base)
-        self.conn.push(_encode(History(
-            re=msg.id, table=core.id, game=core.meta.game, seat=seat, version=core.version,
-            teams=list(core.match.teams()), entries=entries, rows=rows)))
+        omitted = 0
+        while True:
+            frame = _encode(History(
+                re=msg.id, table=core.id, game=core.meta.game, seat=seat, version=core.version,
+                teams=list(core.match.teams()), entries=entries[omitted:], rows=rows,
+                omitted=omitted))
+            # A long game's log can outgrow a frame (a client refuses one over MAX_FRAME):
+            # the oldest lines give way, and the answer says how many.
+            if len(frame) <= HISTORY_BYTES or omitted >= len(entries):
+                break
+            omitted += max(1, (len(entries) - omitted) // 4)
+        self.conn.push(frame)
 
     def _react(self, msg: React) -> None:
         runner, seat = self._watching(msg.table)

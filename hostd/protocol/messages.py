@@ -303,6 +303,7 @@ class History(_Reply, tag="history", frozen=True):
     teams: list[int] = []  # each seat's side, as in ``common``
     entries: list[LogEntry] = []
     rows: list[ScoreRow] = []
+    omitted: int = 0  # the oldest entries left out so the answer fits in a frame
 # -- end social ---------------------------------------------------------------------------------
 
 
