@@ -69,8 +69,9 @@ def test_an_unchanged_document_needs_no_operation(a: dict[str, Any]) -> None:
 
 
 def test_a_card_played_is_a_small_patch() -> None:
-    a = {"view": {"hand": ["JD", "AS", "9H", "TC", "KS"], "trick": ["QH"], "scores": [4, 7],
-                  "board": [[None] * 10 for _ in range(10)]}}
+    a: dict[str, Any] = {"view": {"hand": ["JD", "AS", "9H", "TC", "KS"], "trick": ["QH"],
+                                  "scores": [4, 7],
+                                  "board": [[None] * 10 for _ in range(10)]}}
     b = copy.deepcopy(a)
     b["view"]["hand"].remove("AS")
     b["view"]["trick"].append("AS")
