@@ -70,3 +70,38 @@ export function applyPatch(doc, ops) {
   }
   return root;
 }
+
+// The latest state of each table, kept from full states and patches. `patch` returns the
+// state a patch leads to, or null; `sync` true once when the shell must send
+// {type: "sync", table} (the patch's base is not the version held, or it did not apply):
+// patches are then ignored until the full state comes.
+export class Follower {
+  constructor() {
+    this.held = new Map();
+    this.behind = new Set();
+  }
+
+  state(msg) {
+    this.held.set(msg.table, msg);
+    this.behind.delete(msg.table);
+    return msg;
+  }
+
+  patch(msg) {
+    if (this.behind.has(msg.table)) return { state: null, sync: false };
+    const held = this.held.get(msg.table);
+    if (held && held.version === msg.base) {
+      try {
+        const next = { ...applyPatch(held, msg.ops), type: "state", re: msg.re,
+          version: msg.version, presentation: null };
+        this.held.set(msg.table, next);
+        return { state: next, sync: false };
+      } catch (e) {
+        if (!(e instanceof PatchError)) throw e;
+      }
+    }
+    this.held.delete(msg.table);
+    this.behind.add(msg.table);
+    return { state: null, sync: true };
+  }
+}

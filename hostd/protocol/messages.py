@@ -14,7 +14,10 @@ from typing import Any, Literal
 
 import msgspec
 
-PROTOCOL_VERSION = 1
+# 2: states after a connection's first are sent as patches (``Patch``, ``Sync``). A box
+# speaks only the versions in SUPPORTED_PROTOCOLS; ``hello`` with another is refused.
+PROTOCOL_VERSION = 2
+SUPPORTED_PROTOCOLS = (2,)
 MAX_FRAME = 64 * 1024  # bytes in one NDJSON line or WebSocket text frame
 PING_AFTER = 5.0  # a client pings a link that has been idle this long
 DEAD_AFTER = 25.0  # a link silent this long is dead
@@ -92,9 +95,18 @@ class ClientBye(_Request, tag="bye", frozen=True):
     pass
 
 
-ClientMessage = Hello | ListTables | Join | Resume | Spectate | Intent | Leave | Rematch | Ping | ClientBye
+# -- state patches (protocol 2) -----------------------------------------------------------
+class Sync(_Request, tag="sync", frozen=True):
+    """Ask for a full state of a table this connection is at (after a patch that did not
+    follow the version it holds, or did not apply): the answer is a ``state`` with ``re``."""
+
+    table: str
+
+
+ClientMessage = (Hello | ListTables | Join | Resume | Spectate | Intent | Leave | Rematch | Ping
+                 | ClientBye | Sync)
 CLIENT_TYPES = ("hello", "list_tables", "join", "resume", "spectate", "intent", "leave",
-                "rematch", "ping", "bye")
+                "rematch", "ping", "bye", "sync")
 
 
 # -- host -> client ------------------------------------------------------------------------------
@@ -181,6 +193,18 @@ class State(_Reply, tag="state", frozen=True):
     presentation: dict[str, Any] | None = None
 
 
+# -- state patches (protocol 2) -----------------------------------------------------------
+class Patch(_Reply, tag="patch", frozen=True):
+    """What changed in a connection's state since the one it was sent last (``base``), as the
+    operations of ``hostd.protocol.patch`` on the state's fields; the result is the state at
+    ``version``. A client holding another version than ``base`` sends ``sync``."""
+
+    table: str
+    base: int
+    version: int
+    ops: list[list[Any]]
+
+
 class Rejected(_Reply, tag="rejected", frozen=True):
     code: str
     message: Text
@@ -199,7 +223,7 @@ class HostBye(_Reply, tag="bye", frozen=True):
     reason: Text
 
 
-HostMessage = Welcome | Tables | Joined | State | Rejected | Notice | Pong | HostBye
+HostMessage = Welcome | Tables | Joined | State | Rejected | Notice | Pong | HostBye | Patch
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 host_decoder = msgspec.json.Decoder(HostMessage)

@@ -282,6 +282,8 @@ class TableRunner:
                     if seat is not None:
                         self._cancel(self._grace.pop(seat, None))
                         self._cancel_thinking(seat)
+            elif cmd.kind == "sync":
+                self.deliver(core.sync(conn, re))
             elif cmd.kind == "spectate":
                 effects = core.spectate(conn, re)
                 self.hub.attached(conn, self.id, None)

@@ -86,3 +86,35 @@ def test_the_page_refuses_what_the_box_would_refuse(box: Box, phone: Any) -> Non
     results = run(page, [(doc, ops) for ops in BAD])
     for ops, r in zip(BAD, results, strict=True):
         assert not r["ok"] and r["patchError"] and r["untouched"], ops
+
+
+FOLLOW = """async () => {
+  const { Follower } = await import("/patch.js");
+  const f = new Follower();
+  const out = [];
+  f.state({ type: "state", table: "7", version: 3, view: { a: 1 }, presentation: { x: 1 } });
+  out.push(f.patch({ type: "patch", table: "7", re: 4, base: 3, version: 5,
+                     ops: [["set", ["view", "a"], 2]] }));
+  out.push(f.patch({ type: "patch", table: "7", re: null, base: 6, version: 7, ops: [] }));
+  out.push(f.patch({ type: "patch", table: "7", re: null, base: 7, version: 8, ops: [] }));
+  f.state({ type: "state", table: "7", version: 8, view: { a: 3 } });
+  out.push(f.patch({ type: "patch", table: "7", re: null, base: 8, version: 9,
+                     ops: [["del", ["view", "a"]]] }));
+  out.push(f.patch({ type: "patch", table: "7", re: null, base: 9, version: 10,
+                     ops: [["del", ["view", "a"]]] }));
+  return out;
+}"""
+
+
+def test_the_page_follows_patches_and_asks_for_a_sync_once_when_one_does_not_follow(
+        box: Box, phone: Any) -> None:
+    page = phone.new_page()
+    page.goto(box.url + "/")
+    applied, lost, ignored, again, misfit = page.evaluate(FOLLOW)
+    assert applied == {"sync": False, "state": {"type": "state", "table": "7", "version": 5,
+                                                "re": 4, "view": {"a": 2},
+                                                "presentation": None}}
+    assert lost == {"sync": True, "state": None}, "a base it does not hold: sync"
+    assert ignored == {"sync": False, "state": None}, "then patches wait for the full state"
+    assert again["state"]["view"] == {} and again["state"]["version"] == 9
+    assert misfit == {"sync": True, "state": None}, "a patch that does not apply: sync"
