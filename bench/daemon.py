@@ -8,6 +8,10 @@ Run: ``.venv/bin/python -m bench.daemon [--tables N] [--seconds S] [--restore N]
 - *AI isolation*: ping round trips on one connection while hard computer players think
   at another table, with the AI on worker threads (``--ai-processes 0``) and in a worker
   process: a thread holds the event loop's GIL while it computes, a process does not.
+- *Wire*: bytes the box sends each seat per move, for whole games of Euchre and Sequence with
+  a person (a TCP client) in every seat: what was sent (a full state, then patches), against
+  what full states would have cost (each patched state encoded whole, as protocol 1 sent it).
+  ``--wire-only`` runs just this part.
 - *Restore*: N tables with a game in progress written to a fresh database (through the real
   store), then the time from launch to the control socket answering, and the daemon's own
   restore figure.
@@ -135,6 +139,70 @@ def bench_saturation(tables: int, seconds: float, sync: bool, game: str) -> dict
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+async def _wire_game(port: int, code: str, tid: str, players: int, seed: int
+                     ) -> tuple[int, int, int]:
+    """One whole game with a client in every seat: (bytes of states and patches received,
+    bytes the same states would have been as full states, moves), over every seat."""
+    from clients.client import ClientError, connect
+    from hostd.protocol.messages import State, encode
+
+    async with contextlib.AsyncExitStack() as stack:
+        clients = {}
+        for seat in range(players):
+            c = await stack.enter_async_context(connect(port=port, record=True))
+            await c.join(code, f"w{seat}", seat)
+            clients[seat] = c
+        rng = random.Random(seed)
+
+        async def player(seat: int, c: Any) -> None:
+            while True:
+                s = await c.wait_state(tid, lambda s: bool(s.legal) or s.status != "playing",
+                                       timeout=60)
+                if s.status != "playing":
+                    return
+                try:
+                    await c.intent(tid, s.version, rng.choice(s.legal), seat=seat)
+                except ClientError:  # stale while another seat moved: choose again
+                    await c.changed()
+
+        async with trio.open_nursery() as nursery:
+            for seat, c in clients.items():
+                nursery.start_soon(player, seat, c)
+        end = clients[0].states[tid]
+        sent = full = 0
+        for c in clients.values():
+            assert c.raw is not None and c.messages is not None
+            sent += sum(len(line) + 1 for line in bytes(c.raw).split(b"\n")
+                        if line.startswith((b'{"type":"state"', b'{"type":"patch"')))
+            full += sum(len(encode(m)) + 1 for m in c.messages if isinstance(m, State))
+        return sent, full, end.version
+
+
+def bench_wire(game: str, games: int) -> dict[str, Any]:
+    from hostd.control import request
+
+    tmp = Path(tempfile.mkdtemp(prefix="tbb-"))
+    proc, port, _ = start(tmp / "data", tmp / "c.sock", "--ai-processes", "0")
+    try:
+        sent = full = moves = 0
+        players = 4
+        for i in range(games):
+            t = request(tmp / "c.sock", "tables.new", game=game, players=players)
+            s, f, _ = trio.run(_wire_game, port, t["code"], t["id"], players, i)
+            record = request(tmp / "c.sock", "export", table=t["id"])
+            moves += sum(1 for step in record["steps"] if "action" in step)
+            sent, full = sent + s, full + f
+        per = players * max(1, moves)
+        return {"game": game, "players": players, "games": games, "moves": moves,
+                "full_bytes_per_move_per_seat": round(full / per),
+                "sent_bytes_per_move_per_seat": round(sent / per),
+                "reduction": round(full / max(1, sent), 1)}
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def bench_restore(tables: int, steps: int) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     from engine import registry
@@ -234,16 +302,21 @@ def main() -> None:
     ap.add_argument("--game", default="euchre", help="the game the saturated tables play")
     ap.add_argument("--ai-game", default="euchre", help="the game whose hard AIs think")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--wire-games", type=int, default=3, help="whole games per wire figure")
+    ap.add_argument("--wire-only", action="store_true", help="only the bytes per move")
     args = ap.parse_args()
-    out = {
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                    "platform": platform.platform()},
+    machine = {"python": platform.python_version(), "cpus": os.cpu_count(),
+               "platform": platform.platform(), "load_average": os.getloadavg()}
+    wire = {f"wire_{g}": bench_wire(g, args.wire_games) for g in ("euchre", "sequence")}
+    out = {"machine": machine, **wire} if args.wire_only else {
+        "machine": machine, **wire,
         "saturation": bench_saturation(args.tables, args.seconds, False, args.game),
         "saturation_sync_commits": bench_saturation(args.tables, args.seconds, True, args.game),
         "restore": bench_restore(args.restore, args.steps),
         "ai_on_threads": bench_ai_isolation(0, args.seconds, args.ai_game),
         "ai_in_processes": bench_ai_isolation(1, args.seconds, args.ai_game),
     }
+    machine["load_average_after"] = os.getloadavg()
     if args.json:
         print(json.dumps(out, indent=2))
         return

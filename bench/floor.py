@@ -112,7 +112,7 @@ class Floor:
         elif m.type == "ping":
             conn.push(b'{"type":"pong","re":%d}' % (m.id or 0))
         elif m.type == "hello":
-            conn.push(b'{"type":"welcome","re":%d,"protocol":1}' % (m.id or 0))
+            conn.push(b'{"type":"welcome","re":%d,"protocol":2}' % (m.id or 0))
         elif m.type == "join":
             t = self.tables.get(m.code)
             if t is None:

@@ -53,7 +53,7 @@ decoder = msgspec.json.Decoder(Msg)
 
 
 def hello() -> bytes:
-    return b'{"type":"hello","id":1,"protocol":1,"client":"bench"}'
+    return b'{"type":"hello","id":1,"protocol":2,"client":"bench"}'
 
 
 def join(code: str, seat: int, rid: int) -> bytes:

@@ -42,6 +42,7 @@ from typing import Any
 import msgspec
 
 from bench import lean
+from hostd.protocol.patch import PatchError, apply
 
 PING_EVERY = 5.0  # the protocol's heartbeat: a seat that heard nothing this long pings
 SETUP_SECONDS = 120.0  # joining every seat must finish within this
@@ -94,6 +95,7 @@ class Seat:
         "acted",
         "alive",
         "conn",
+        "doc",
         "joined",
         "last_wake",
         "latest",
@@ -115,6 +117,7 @@ class Seat:
         self.own = totals.own[conn.transport]  # this seat's latency samples go here
         self.rng = random.Random(f"{table.id}:{seat}")
         self.latest: lean.Msg | None = None
+        self.doc: dict[str, Any] | None = None  # the whole latest state, patches apply to it
         self.acted = -1  # the version this seat last sent an intent for
         self.turn_began: float | None = None
         self.pending: dict[int, float] = {}  # request id -> when the intent was written
@@ -216,6 +219,27 @@ class Player:
                 except (lean.LinkError, OSError) as e:
                     self.fail(seat, f"{type(e).__name__}: {e}")
 
+    def patched(self, s: Seat, line: bytes) -> lean.Msg | None:
+        """The state a ``patch`` frame makes of the seat's, as the fields a player reads; None
+        (and a ``sync`` sent) when it does not follow the version held."""
+        p = msgspec.json.decode(line)
+        doc = s.doc
+        if doc is not None and doc.get("version") == p["base"]:
+            try:
+                doc = {**apply(doc, p["ops"]), "version": p["version"]}
+            except PatchError:
+                doc = None
+            else:
+                s.doc = doc
+                return lean.Msg(type="state", re=p["re"], table=p["table"], version=p["version"],
+                                seat=doc["seat"], status=doc["status"],
+                                legal=[msgspec.Raw(msgspec.json.encode(a)) for a in doc["legal"]])
+        if s.doc is not None:
+            s.doc = None
+            s.rid += 1
+            s.conn.send(b'{"type":"sync","id":%d,"table":"%s"}' % (s.rid, p["table"].encode()))
+        return None
+
     def handle(self, s: Seat, frames: list[bytes]) -> None:
         now = time.monotonic()
         table = s.table
@@ -231,6 +255,14 @@ class Player:
                 self.fail(s, f"DecodeError: {e}")
                 return
             kind = m.type
+            if kind == "state":
+                s.doc = msgspec.json.decode(line)
+            elif kind == "patch":
+                # Protocol 2: the state this patch leads to (or, out of step, a sync for it).
+                patched = self.patched(s, line)
+                if patched is None:
+                    continue
+                m, kind = patched, "state"
             if kind == "state":
                 if m.table != tid:
                     continue

@@ -5,6 +5,11 @@ TCP (``connect``) or JSON text frames over WebSocket (``connect_ws``, when trio-
 installed), matches each answer to its request by ``id``/``re``, keeps the latest ``state``
 of every table it is at, and pings a link that has been idle (the protocol's heartbeat).
 
+Patches (protocol 2) are applied as they come (``clients.patch``): callers only ever see full
+``State`` messages, including as the answer to an intent. A patch that does not follow the
+version held makes the client send ``sync`` (with the patch's ``re`` as its id, so a request
+waiting for that answer gets the full state instead).
+
 A client never decides what is legal: it chooses from the ``legal`` list the host sent.
 It must never print or log a seat token; ``Joined.token`` is kept for ``resume`` only.
 """
@@ -19,6 +24,7 @@ from typing import Any, Protocol
 import msgspec
 import trio
 
+from clients.patch import Follower
 from hostd.protocol.framing import FrameError, NDJSONSplitter
 from hostd.protocol.messages import (
     DEAD_AFTER,
@@ -38,6 +44,7 @@ from hostd.protocol.messages import (
     ListTables,
     Notice,
     Open,
+    Patch,
     Ping,
     Pong,
     React,
@@ -46,6 +53,7 @@ from hostd.protocol.messages import (
     Resume,
     Spectate,
     State,
+    Sync,
     Tables,
     TableSummary,
     Welcome,
@@ -157,6 +165,8 @@ class Client:
         self.transport = transport
         self.welcome: Welcome | None = None
         self.states: dict[str, State] = {}
+        self.follower = Follower()  # applies patches; knows which tables wait for a sync
+        self.syncs = 0  # sync requests sent (a patch did not follow)
         self.joined: dict[str, Joined] = {}  # table -> the Joined that seated us (has the token)
         self.notices: list[Notice] = []
         self.messages: list[HostMessage] | None = [] if record else None
@@ -212,6 +222,19 @@ class Client:
                 frame = await self.transport.receive()
                 self._last_rx = trio.current_time()
                 msg = host_decoder.decode(frame)
+                if isinstance(msg, Patch):
+                    state, resync = self.follower.patch(msg)
+                    if resync:
+                        self.syncs += 1
+                        with suppress(ClientError):
+                            await self.send(Sync(table=msg.table, id=msg.re))
+                    if state is None:
+                        if self.messages is not None:
+                            self.messages.append(msg)
+                        continue  # the full state is on its way (answering msg.re, if any)
+                    msg = state
+                elif isinstance(msg, State):
+                    self.follower.state(msg)
                 self._dispatch(msg)
         except Disconnected as e:
             self.closed = Disconnected(str(e), self.bye)
@@ -346,6 +369,7 @@ class Client:
         notice: Notice = self._expect(await self.request(Leave(table=table)), Notice)
         self.joined.pop(table, None)
         self.states.pop(table, None)
+        self.follower.forget(table)
         return notice
 
     async def rematch(self, table: str) -> State | Notice:

@@ -32,7 +32,7 @@ from hostd.protocol.framing import FrameError, parse_client
 from hostd.protocol.messages import (
     EMOTES,
     MAX_FRAME,
-    PROTOCOL_VERSION,
+    SUPPORTED_PROTOCOLS,
     ClientBye,
     ClientMessage,
     Games,
@@ -51,6 +51,7 @@ from hostd.protocol.messages import (
     Rematch,
     Resume,
     Spectate,
+    Sync,
     Tables,
     Text,
     Welcome,
@@ -283,9 +284,11 @@ class Session:
             conn.reason = "bye"
             return False
         if isinstance(msg, Hello):
-            if msg.protocol != PROTOCOL_VERSION:
-                self._reject(codes.UNSUPPORTED_PROTOCOL, msg.id, supported=PROTOCOL_VERSION)
-                conn.close("bye.unsupported_protocol", supported=PROTOCOL_VERSION)
+            if msg.protocol not in SUPPORTED_PROTOCOLS:
+                # args.supported: the versions this box speaks, comma-separated ("2").
+                supported = ",".join(str(p) for p in SUPPORTED_PROTOCOLS)
+                self._reject(codes.UNSUPPORTED_PROTOCOL, msg.id, supported=supported)
+                conn.close("bye.unsupported_protocol", supported=supported)
                 return False
             self.hello = True
             conn.push(_encode(Welcome(
@@ -322,6 +325,9 @@ class Session:
                 self._history(msg)
             elif isinstance(msg, React):
                 self._react(msg)
+            # -- state patches: a full state for a client whose patches did not follow --
+            elif isinstance(msg, Sync):
+                self._at(msg.table).post(Request(conn.id, "sync", msg))
         except Reject as r:
             conn.push(_encode(r.message(msg.id)))
         return True

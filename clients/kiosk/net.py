@@ -3,7 +3,8 @@ itself whenever the daemon goes away.
 
 Speaks the protocol through the Python client library (``clients.client``): hello, then
 ``list_tables`` every few seconds (new tables appear, closed ones go) and ``spectate`` for each
-table, then every ``state`` the host pushes goes into the ``Model``. It only ever spectates:
+table, then every ``state`` the host pushes goes into the ``Model`` (whole: the client library
+applies the host's patches, ``clients.patch``). It only ever spectates:
 it never joins, so it only ever receives the public view. When the link drops (the daemon
 restarting, a cable pulled, a silent host) the model is told, the screen says
 "reconnecting", and the link is retried with a growing pause. Without ``--host`` the box is

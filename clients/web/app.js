@@ -10,6 +10,7 @@ import { button, h, replace } from "./dom.js";
 import { LANGS, inEnglish, language, list, loadGame, setLanguage, t, text } from "./i18n.js";
 import * as social from "./log.js";
 import { Link } from "./net.js";
+import { Follower } from "./patch.js";
 import * as settingsStore from "./settings.js";
 import * as sound from "./sound.js";
 
@@ -42,6 +43,8 @@ const WATCH_KEY = "tablebox.watching"; // the table this browser is watching
 const NAME_KEY = "tablebox.name";
 // Bye reasons after which reconnecting by ourselves cannot help: the page must be reloaded.
 const FINAL_BYE = /unsupported_protocol/;
+
+let follower = new Follower(); // the latest state of each table, from states and patches
 
 const S = {
   settings: settingsStore.load(),
@@ -94,7 +97,10 @@ function forget(table) {
 
 // -- the link -------------------------------------------------------------------------------------
 const link = new Link({
-  onOpen: () => request({ type: "hello", protocol: 1, client: "web", lang: language() }, "hello"),
+  onOpen: () => {
+    follower = new Follower(); // a new link starts with full states
+    request({ type: "hello", protocol: 2, client: "web", lang: language() }, "hello");
+  },
   onMessage: (msg) => receive(msg),
   onStatus: (status) => {
     S.conn = status;
@@ -170,13 +176,20 @@ function receive(msg) {
       S.seat = msg.seat;
       break;
     case "state":
-      onState(msg);
+      onState(follower.state(msg));
       break;
     case "history":
       social.onHistory(msg, askSocial);
       // Only the social parts: redrawing the table would replay its card animations.
       if (S.state && S.table === msg.table) renderSocial();
       break;
+    case "patch": {
+      // Protocol 2: what changed since the state this link was sent last (patch.js).
+      const { state, sync } = follower.patch(msg);
+      if (sync) request({ type: "sync", table: msg.table }, purpose);
+      if (state) onState(state);
+      break;
+    }
     case "rejected":
       onRejected(msg, purpose);
       break;

@@ -14,7 +14,10 @@ from typing import Any, Literal
 
 import msgspec
 
-PROTOCOL_VERSION = 1
+# 2: states after a connection's first are sent as patches (``Patch``, ``Sync``). A box
+# speaks only the versions in SUPPORTED_PROTOCOLS; ``hello`` with another is refused.
+PROTOCOL_VERSION = 2
+SUPPORTED_PROTOCOLS = (2,)
 MAX_FRAME = 64 * 1024  # bytes in one NDJSON line or WebSocket text frame
 PING_AFTER = 5.0  # a client pings a link that has been idle this long
 DEAD_AFTER = 25.0  # a link silent this long is dead
@@ -113,6 +116,14 @@ class ClientBye(_Request, tag="bye", frozen=True):
     pass
 
 
+# -- state patches (protocol 2) -----------------------------------------------------------
+class Sync(_Request, tag="sync", frozen=True):
+    """Ask for a full state of a table this connection is at (after a patch that did not
+    follow the version it holds, or did not apply): the answer is a ``state`` with ``re``."""
+
+    table: str
+
+
 # -- social: the game log, the score sheet, reactions (docs/protocol.md, "Log, scores and
 # reactions") ---------------------------------------------------------------------------------
 EMOTES = ("thumbs_up", "clap", "laugh", "wow", "think", "oops")  # a fixed set: no free text
@@ -133,9 +144,9 @@ class React(_Request, tag="react", frozen=True):
 
 
 ClientMessage = (Hello | ListTables | Join | Resume | Spectate | Intent | Leave | Rematch | Games
-                 | Open | Ping | ClientBye | HistoryRequest | React)
+                 | Open | Ping | ClientBye | HistoryRequest | React | Sync)
 CLIENT_TYPES = ("hello", "list_tables", "join", "resume", "spectate", "intent", "leave",
-                "rematch", "games", "open", "ping", "bye", "history", "react")
+                "rematch", "games", "open", "ping", "bye", "history", "react", "sync")
 
 
 # -- host -> client ------------------------------------------------------------------------------
@@ -264,6 +275,18 @@ class Catalogue(_Reply, tag="catalogue", frozen=True):
     max_tables: int = 0
 
 
+# -- state patches (protocol 2) -----------------------------------------------------------
+class Patch(_Reply, tag="patch", frozen=True):
+    """What changed in a connection's state since the one it was sent last (``base``), as the
+    operations of ``hostd.protocol.patch`` on the state's fields; the result is the state at
+    ``version``. A client holding another version than ``base`` sends ``sync``."""
+
+    table: str
+    base: int
+    version: int
+    ops: list[list[Any]]
+
+
 class Rejected(_Reply, tag="rejected", frozen=True):
     code: str
     message: Text
@@ -312,7 +335,7 @@ class HostBye(_Reply, tag="bye", frozen=True):
 
 
 HostMessage = (Welcome | Tables | Joined | State | Catalogue | Rejected | Notice | Pong | HostBye
-               | History)
+               | History | Patch)
 
 client_decoder = msgspec.json.Decoder(ClientMessage)
 host_decoder = msgspec.json.Decoder(HostMessage)

@@ -12,7 +12,9 @@ Rules this module lives by:
 - ``apply_event`` is how the store's events rebuild a table (replay on start); live commits
   go through the same helpers, so a restored table is the table that was running.
 - Each watcher (a connection id) sees ``view(state, its seat)`` and ``legal`` for its own
-  seat only; spectators see ``view(state, None)``. Tokens are stored as hashes; a token is
+  seat only; spectators see ``view(state, None)``. After its first full state a watcher is
+  sent patches from the state it was sent last (``render``, docs/protocol.md "Patches"), made
+  from that watcher's own state and the new one only, so a patch can never say more. Tokens are stored as hashes; a token is
   only ever sent in the ``Joined`` answer to the connection that asked.
 
 Versions: ``version`` counts the game steps of the table (each action and each chance step,
@@ -38,10 +40,11 @@ from engine.errors import CodecError, IllegalAction
 from engine.game import Game
 from engine.match import ActionStep, ChanceStep, Match, Step
 from engine.records import to_record
-from hostd.protocol import codes, wire
+from hostd.protocol import codes, patch, wire
 from hostd.protocol.messages import (
     Joined,
     Notice,
+    Patch,
     Rejected,
     SeatSummary,
     State,
@@ -138,6 +141,33 @@ class Effects:
     direct: list[tuple[int, int | None]] = field(default_factory=list)  # (conn, re): own state
 
 
+@dataclass(eq=False)
+class _Sent:
+    """The state one connection was sent last of a table, kept to diff the next one against.
+
+    ``parts`` are the view, legal actions and common part exactly as encoded for the frame
+    (shared by every connection of the seat: nothing is encoded again), ``rest`` the frame's
+    other patched fields as data; a part is decoded only when a later part differs from it.
+    ``serial`` tells records apart within one render (connections that were sent the same
+    state get the same patch, made once).
+    """
+
+    serial: int
+    version: int
+    parts: tuple[bytes, bytes, bytes]
+    rest: dict[str, Any]
+    decoded: dict[int, Any] = field(default_factory=dict)
+
+    def data(self, i: int) -> Any:
+        if i not in self.decoded:
+            self.decoded[i] = msgspec.json.decode(self.parts[i])
+        return self.decoded[i]
+
+
+_PARTS = ("view", "legal", "common")
+_encoder = msgspec.json.Encoder()
+
+
 @dataclass
 class Change:
     events: list[Event]
@@ -178,6 +208,10 @@ class TableCore:
         # connection's first state of this table only (clients keep it).
         self._described: set[int] = set()
         self._marks: dict[int, tuple[int, bytes, bytes]] = {}  # seat -> (since, view, legal)
+        # The state each connection was sent last (protocol 2 sends the next as a patch).
+        # Gone on join, resume, spectate, sync and rematch: the next is a full state.
+        self._sent: dict[int, _Sent] = {}
+        self._serial = 0
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -371,7 +405,13 @@ class TableCore:
 
     def render(self, effects: Effects, *, deadline: float | None = None,
                ai_speed: float = 1.0) -> list[tuple[int, bytes]]:
-        """Every frame ``effects`` asks for, in order: (connection, encoded message)."""
+        """Every frame ``effects`` asks for, in order: (connection, encoded message).
+
+        A connection's first state of this table (and the next after a join, resume, sync or
+        rematch) is a full ``state``; after that it gets a ``patch`` from the state it was
+        sent last, or the full state when the patch would not be smaller, or nothing at all
+        when nothing it sees changed (unless it is owed an answer).
+        """
         out: list[tuple[int, bytes]] = []
         targets = list(self.watchers)
         for conn, msg in effects.sends:
@@ -382,31 +422,99 @@ class TableCore:
                 out.append((conn, frame))
         for conn, re in effects.direct:
             if conn in self.watchers and not effects.broadcast:
-                out.append((conn, encode(self.state(self.watchers[conn], deadline=deadline, re=re,
-                                                    ai_speed=ai_speed,
-                                                    describe=self._first_state(conn)))))
+                seat = self.watchers[conn]
+                seats = self.seat_summaries()
+                payload = self.payload(seat)
+                self._sent[conn] = self._record(seat, payload, seats, deadline, ai_speed)
+                out.append((conn, encode(self.state(
+                    seat, deadline=deadline, re=re, seats=seats, ai_speed=ai_speed,
+                    payload=payload, describe=self._first_state(conn)))))
         if effects.broadcast and self.watchers:
             seats = self.seat_summaries()
-            payloads: dict[int | None, tuple[bytes, bytes, bytes]] = {}
-            frames: dict[tuple[int | None, bool], bytes] = {}
+            records: dict[int | None, _Sent] = {}
+            frames: dict[tuple[int | None, int, bool], bytes | None] = {}
             memo: Memo = {}
             reply_conn, reply_re = effects.reply if effects.reply else (None, None)
             for conn, seat in self.watchers.items():
-                if seat not in payloads:
-                    payloads[seat] = self.payload(seat, memo)
+                new = records.get(seat)
+                if new is None:
+                    new = records[seat] = self._record(seat, self.payload(seat, memo), seats,
+                                                       deadline, ai_speed)
                 describe = self._first_state(conn)
-                if conn == reply_conn and reply_re is not None:
-                    out.append((conn, encode(self.state(
-                        seat, deadline=deadline, re=reply_re, seats=seats, ai_speed=ai_speed,
-                        payload=payloads[seat], describe=describe))))
-                    continue
-                cached = frames.get((seat, describe))
-                if cached is None:
-                    cached = frames[(seat, describe)] = encode(self.state(
-                        seat, deadline=deadline, seats=seats, ai_speed=ai_speed,
-                        payload=payloads[seat], describe=describe))
-                out.append((conn, cached))
+                old = self._sent.get(conn)
+                re = reply_re if conn == reply_conn else None
+                key = (seat, old.serial if old is not None else -1, describe)
+                if re is not None:
+                    sent: bytes | None = self._frame(seat, old, new, re=re, describe=describe, seats=seats,
+                                        deadline=deadline, ai_speed=ai_speed)
+                elif key in frames:
+                    sent = frames[key]
+                else:
+                    sent = frames[key] = self._frame(
+                        seat, old, new, re=None, describe=describe, seats=seats,
+                        deadline=deadline, ai_speed=ai_speed)
+                if sent is None:
+                    continue  # nothing it sees changed: it keeps the state (and version) it has
+                self._sent[conn] = new
+                out.append((conn, sent))
         return out
+
+    def _record(self, seat: int | None, payload: tuple[bytes, bytes, bytes],
+                seats: list[SeatSummary], deadline: float | None, ai_speed: float) -> _Sent:
+        """What a connection of ``seat`` is sent now, as the next patch's base."""
+        outcome = self.match.outcome()
+        self._serial += 1
+        rest = {
+            "game": self.meta.game, "seat": seat, "to_act": list(self.to_act()),
+            "seats": msgspec.to_builtins(seats), "deadline": deadline,
+            "outcome": wire.to_data(outcome) if outcome is not None else None,
+            "ai_speed": ai_speed, "name": self.meta.name, "code": self.meta.code,
+            "status": self.status, "paused": self.paused(),
+        }
+        return _Sent(self._serial, self.version, payload, rest)
+
+    def _frame(self, seat: int | None, old: _Sent | None, new: _Sent, *, re: int | None,
+               describe: bool, seats: list[SeatSummary], deadline: float | None,
+               ai_speed: float) -> bytes | None:
+        """The frame taking a connection from ``old`` to ``new``: a patch when one is smaller
+        than the full state, the full state otherwise, None when there is nothing to say."""
+
+        def full() -> bytes:
+            return encode(self.state(seat, deadline=deadline, re=re, seats=seats,
+                                     ai_speed=ai_speed, payload=new.parts, describe=describe))
+
+        if old is None or describe or old.version > new.version:
+            return full()
+        ops = patch.diff(old.rest, new.rest, loose=True)
+        if ops and _encoder.encode(patch.apply(old.rest, ops)) != _encoder.encode(new.rest):
+            return full()  # a bool for an int somewhere (see below): say it whole
+        for i, name in enumerate(_PARTS):
+            if old.parts[i] != new.parts[i]:
+                part = patch.diff(old.data(i), new.data(i), (name,), loose=True)
+                # The loose diff (Python's ==: true is 1 there) is checked where it matters:
+                # the patched part must encode to the very bytes of the new one.
+                if _encoder.encode(patch.apply({name: old.data(i)}, part)[name]) \
+                        != new.parts[i]:
+                    return full()
+                ops += part
+        if not ops and re is None:
+            return None
+        frame = encode(Patch(re=re, table=self.id, base=old.version, version=new.version,
+                             ops=ops))
+        # The full state is at least its three encoded parts: most patches are decided
+        # without encoding it.
+        if len(frame) < sum(len(p) for p in new.parts):
+            return frame
+        whole = full()
+        return frame if len(frame) < len(whole) else whole
+
+    def sync(self, conn: int, re: int | None = None) -> Effects:
+        """A full state for ``conn``, which is at the table (a client whose patches did not
+        follow the version it holds)."""
+        if conn not in self.watchers:
+            raise Reject(codes.NOT_SEATED)
+        self._sent.pop(conn, None)
+        return Effects(direct=[(conn, re)])
 
     def _first_state(self, conn: int) -> bool:
         """Whether ``conn`` is about to get its first state of this table (then with the
@@ -464,6 +572,7 @@ class TableCore:
             assert occ is not None
             occ.conn = conn
             self.watchers[conn] = chosen
+            self._sent.pop(conn, None)  # a seat's first state is a full one
             return Effects(
                 sends=[(conn, Joined(re=re, table=self.id, seat=chosen, token=token)),
                        (None, notice(self.id, "notice.joined", seat=chosen, name=clean))],
@@ -493,6 +602,7 @@ class TableCore:
             was_covered = occ.covered
             occ.conn, occ.covered = conn, False
             self.watchers[conn] = seat
+            self._sent.pop(conn, None)
             effects.sends.append((conn, Joined(re=re, table=self.id, seat=seat,
                                                token="")))
             effects.sends.append((None, notice(
@@ -508,6 +618,7 @@ class TableCore:
         if self.watchers.get(conn) is not None:
             raise Reject(codes.ALREADY_SEATED)
         self.watchers[conn] = None
+        self._sent.pop(conn, None)
         return Effects(direct=[(conn, re)])
 
     def leave(self, conn: int, re: int | None = None) -> Change:
@@ -574,6 +685,7 @@ class TableCore:
     def disconnect(self, conn: int) -> tuple[Effects, int | None]:
         """A connection went away: forget it; a person's seat now waits for them."""
         seat = self.watchers.pop(conn, None)
+        self._sent.pop(conn, None)
         if seat is None:
             return Effects(), None
         occ = self.seats[seat].occupant
@@ -742,6 +854,7 @@ class TableCore:
         self.game_no += 1
         self.hand_start = 0
         self._marks.clear()
+        self._sent.clear()  # a new game: everyone's next state is a full one
         for s in self.seats:
             if s.occupant is not None:
                 s.occupant.rematch = False
@@ -767,3 +880,4 @@ class TableCore:
         """Drop watchers after their final frames were rendered (see ``Effects.detached``)."""
         for c in conns:
             self.watchers.pop(c, None)
+            self._sent.pop(c, None)

@@ -298,6 +298,8 @@ class TableRunner:
                         self._cancel(self._grace.pop(seat, None))
                         self._cancel_thinking(seat)
                         self._cancel_release(seat)
+            elif cmd.kind == "sync":
+                self.deliver(core.sync(conn, re))
             elif cmd.kind == "spectate":
                 effects = core.spectate(conn, re)
                 self.hub.attached(conn, self.id, None)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from hostd.control import request
 from hostd.protocol.framing import FrameError, parse_client
-from hostd.protocol.messages import MAX_FRAME, ClientBye, Hello
+from hostd.protocol.messages import MAX_FRAME, PROTOCOL_VERSION, ClientBye, Hello
 from tests.hostd.helpers import DaemonProcess, short_dir, start_process
 
 
@@ -102,7 +102,7 @@ def fuzz_table(d: DaemonProcess, fuzzer: Line) -> dict[str, Any]:
 
 def valid_messages(table: str) -> list[dict[str, Any]]:
     return [
-        {"type": "hello", "id": 3, "protocol": 1, "client": "fuzz", "lang": "en"},
+        {"type": "hello", "id": 3, "protocol": PROTOCOL_VERSION, "client": "fuzz", "lang": "en"},
         {"type": "list_tables", "id": 4},
         {"type": "join", "id": 5, "code": "ZZZZ", "name": "x", "seat": 1},
         {"type": "spectate", "id": 6, "table": table},
@@ -190,7 +190,7 @@ def exchange(c: Line, batch: list[bytes],
         if code is None:
             parsed = parse_client(frame)
             if isinstance(parsed, ClientBye) or (isinstance(parsed, Hello)
-                                                 and parsed.protocol != 1):
+                                                 and parsed.protocol != PROTOCOL_VERSION):
                 break  # the session ends, as asked
             request_id = getattr(parsed, "id", None)
             if request_id is not None:

@@ -4,7 +4,7 @@ Each client records the raw bytes it received. After the games, the stored recor
 hold the seed and every deal) are replayed step by step, giving the true state at every
 version, and each frame is checked against it:
 
-- a ``state`` frame's view is exactly ``view(true state, that seat)`` (spectators: ``None``)
+- a ``state`` frame's view (and a ``patch`` frame's, applied to the state held) is exactly ``view(true state, that seat)`` (spectators: ``None``)
   and its ``legal`` exactly that seat's legal actions; no other seat's view or actions;
 - no card another seat holds unseen (a card in another seat's view, not in this one's) and
   no card outside this seat's own view (undealt, buried) appears anywhere in the frame;
@@ -31,6 +31,7 @@ from engine import registry
 from engine.codec import to_data
 from engine.game import Game
 from engine.records import start_from
+from hostd.protocol.patch import apply
 from tests.hostd.helpers import GAMES, PLAYERS, play_to_end, running_daemon
 from tests.hostd.test_daemon import ask
 
@@ -74,6 +75,7 @@ def check_bytes(game: Game[Any], players: int, states: list[Any], seat: int | No
     checked = 0
     version = 0
     token_seen = 0
+    held: dict[str, Any] | None = None
     for line in raw.split(b"\n"):
         if not line:
             continue
@@ -85,12 +87,19 @@ def check_bytes(game: Game[Any], players: int, states: list[Any], seat: int | No
         if my_token is not None and my_token in text:
             assert frame["type"] == "joined", "a token is only ever in 'joined'"
             token_seen += 1
-        if frame["type"] == "state":
-            version = frame["version"]
+        if frame["type"] in ("state", "patch"):
+            if frame["type"] == "state":
+                held = frame
+            else:
+                # Protocol 2: a patch applies to the state this client holds, which must be
+                # the one at its base; the state it gives is checked like a full one.
+                assert held is not None and held["version"] == frame["base"], "patch out of step"
+                held = {**apply(held, frame["ops"]), "version": frame["version"]}
+            version = held["version"]
             mine, legal, _ = at(version)
-            assert frame["seat"] == seat
-            assert frame["view"] == mine, f"seat {seat} at version {version}: not its view"
-            assert frame["legal"] == legal, f"seat {seat} at version {version}: not its actions"
+            assert held["seat"] == seat
+            assert held["view"] == mine, f"seat {seat} at version {version}: not its view"
+            assert held["legal"] == legal, f"seat {seat} at version {version}: not its actions"
             checked += 1
         visible, hidden = at(version)[2]
         found = cards(frame)

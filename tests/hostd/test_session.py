@@ -66,7 +66,7 @@ async def test_hello_first_then_welcome() -> None:
         assert reply.message.key == "error.hello_first"
         assert isinstance(await c.ping(), Pong), "ping works before hello"
         w = await c.hello()
-        assert isinstance(w, Welcome) and w.protocol == 1 and w.box == "tablebox"
+        assert isinstance(w, Welcome) and w.protocol == 2 and w.box == "tablebox"
         assert w.ping_after == 5.0 and w.dead_after == 25.0 and w.server.startswith("tablebox")
         assert await c.list_tables() == []
 
@@ -78,6 +78,19 @@ async def test_unsupported_protocol_is_refused_and_closed() -> None:
         assert c.messages is not None
         assert [type(m).__name__ for m in c.messages] == ["Rejected", "HostBye"]
         assert c.messages[0].code == codes.UNSUPPORTED_PROTOCOL  # type: ignore[union-attr]
+
+
+async def test_a_protocol_1_client_is_refused_with_the_versions_this_box_speaks() -> None:
+    async with running_daemon() as d, connect(port=d.tcp_port, hello=False, record=True) as c:
+        await c.send_raw(b'{"type":"hello","id":1,"protocol":1,"client":"old"}')
+        await wait_closed(c)
+        assert c.messages is not None
+        rejected, bye = c.messages
+        assert isinstance(rejected, Rejected) and rejected.re == 1
+        assert rejected.code == codes.UNSUPPORTED_PROTOCOL
+        assert rejected.message.args == {"supported": "2"}
+        assert isinstance(bye, HostBye) and bye.reason.key == "bye.unsupported_protocol"
+        assert bye.reason.args == {"supported": "2"}
 
 
 BAD_FRAMES = [

@@ -26,7 +26,7 @@ from clients.kiosk.model import Model
 from clients.kiosk.render import Screen
 from engine import registry
 from hostd.control import request
-from tests.hostd.helpers import DaemonProcess, short_dir, start_process
+from tests.hostd.helpers import ROOT, DaemonProcess, short_dir, start_process
 
 GAMES = registry.ids()  # every registered game
 AI_SPEED = "0.01"  # about 10 ms a move: a game lasts a second or two, long enough to watch
@@ -155,8 +155,11 @@ def decode(path: Path) -> list[str]:
 def test_the_command_shows_live_tables(box: Box, tmp_path: Path) -> None:
     codes = {box.new_table(g)["code"] for g in GAMES}
     shot = tmp_path / "screen.png"
+    # PYTHONPATH: this checkout's kiosk, not whichever the venv installed (it must speak the
+    # daemon's protocol).
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1", "TABLEBOX_KIOSK_SNAPSHOT": str(shot)}
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1", "TABLEBOX_KIOSK_SNAPSHOT": str(shot),
+           "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "tablebox"), "kiosk", "--host", "127.0.0.1",
          "--port", str(box.port), "--windowed", "--size", "1920x1080"],

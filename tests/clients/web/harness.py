@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.hostd.helpers import LAUNCH
+from tests.hostd.helpers import LAUNCH, ROOT
 
 BIN = Path(sys.executable).parent
 CHROMIUM = "/usr/bin/chromium"
@@ -47,7 +47,8 @@ class Box:
         self.control = data / "control.sock"
         data.mkdir(parents=True, exist_ok=True)
         self.log = data / "daemon.log"
-        env = {**os.environ, "TABLEBOX_CONTROL": str(self.control)}
+        # PYTHONPATH: this checkout's code and web page, not whichever the venv installed.
+        env = {**os.environ, "TABLEBOX_CONTROL": str(self.control), "PYTHONPATH": str(ROOT)}
         env.pop("NOTIFY_SOCKET", None)
         self._out = self.log.open("wb")
         # toy: the test-only toy game registered too (one registry line, no client code).

@@ -126,7 +126,7 @@ def _welcome(box: Box) -> dict[str, Any]:
     port = box.status()["listening"]["tcp"]["port"]
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         f = s.makefile("rwb")
-        f.write(b'{"type": "hello", "id": 1, "protocol": 1, "client": "test"}\n')
+        f.write(b'{"type": "hello", "id": 1, "protocol": 2, "client": "test"}\n')
         f.flush()
         return dict(json.loads(f.readline()))
 
@@ -139,7 +139,7 @@ def _seat_a_person(box: Box) -> socket.socket:
     port = box.status()["listening"]["tcp"]["port"]
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     f = s.makefile("rwb")
-    for msg in ({"type": "hello", "id": 1, "protocol": 1, "client": "test"},
+    for msg in ({"type": "hello", "id": 1, "protocol": 2, "client": "test"},
                 {"type": "join", "id": 2, "code": t["code"], "name": "Ada"}):
         f.write(json.dumps(msg).encode() + b"\n")
         f.flush()
