@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import trio
 
-from clients.client import Client, Refused, connect
+from clients.client import Refused, connect
 from engine.codec import to_data
 from engine.records import replay
 from hostd.control import request
@@ -35,17 +35,7 @@ from tests.hostd.helpers import (
     running_daemon,
     short_dir,
 )
-
-
-def notices(c: Client, key: str) -> list[Notice]:
-    return [n for n in c.notices if n.text.key == key]
-
-
-async def wait_notice(c: Client, key: str, timeout: float = 5.0) -> Notice:
-    with trio.fail_after(timeout):
-        while not notices(c, key):
-            await c.changed()
-    return notices(c, key)[-1]
+from tests.hostd.test_daemon import wait_notice
 
 
 async def listed(control: Any, table: str) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ Also used by ``docs/img/make_screenshots.py``.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -24,6 +25,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import zxingcpp
 
 from tests.hostd.helpers import LAUNCH, ROOT
 
@@ -331,3 +334,21 @@ def play_to_end(page: Any, game: str, *, max_moves: int = 400, stop_after: int |
         play_one_turn(page, game)
         moves += 1
     raise AssertionError(f"{game}: no end after {max_moves} moves")
+
+
+def decode_invite(page: Any) -> str:
+    """What a phone camera reads from the invite's QR code (drawn into a canvas)."""
+    page.wait_for_function("() => { const i = document.querySelector('dialog.invite img');"
+                           " return i && i.complete && i.naturalWidth > 0; }")
+    size = 400
+    lum = base64.b64decode(page.evaluate("""(n) => {
+        const img = document.querySelector('dialog.invite img');
+        const c = document.createElement('canvas'); c.width = c.height = n;
+        const g = c.getContext('2d'); g.fillStyle = '#fff'; g.fillRect(0, 0, n, n);
+        g.imageSmoothingEnabled = false; g.drawImage(img, 0, 0, n, n);
+        const d = g.getImageData(0, 0, n, n).data; let s = '';
+        for (let k = 0; k < d.length; k += 4) s += String.fromCharCode(d[k]);
+        return btoa(s); }""", size))
+    found = zxingcpp.read_barcodes(zxingcpp.ImageView(lum, size, size, zxingcpp.ImageFormat.Lum))
+    assert len(found) == 1, [r.text for r in found]
+    return str(found[0].text)

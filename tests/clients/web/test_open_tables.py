@@ -9,7 +9,6 @@ three phone sizes with 44 px targets.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import os
 from collections.abc import Iterator
@@ -17,13 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import zxingcpp
 from playwright.sync_api import Browser, Page, expect
 
 from engine import registry
 from engine.catalogue import Option
 from engine.errors import OptionError
-from tests.clients.web.harness import PHONE, Box, game_over, my_seat, play_one_turn
+from tests.clients.web.harness import PHONE, Box, decode_invite, game_over, my_seat, play_one_turn
 
 SIZES = {"320x568": (320, 568), "390x844": (390, 844), "844x390": (844, 390)}
 
@@ -141,24 +139,6 @@ def test_a_phone_opens_a_table_of_every_game_with_its_options(open_box: Box,
     finally:
         context.close()
     assert not errors, errors
-
-
-def decode_invite(page: Page) -> str:
-    """What a phone camera reads from the invite's QR code (drawn into a canvas)."""
-    page.wait_for_function("() => { const i = document.querySelector('dialog.invite img');"
-                           " return i && i.complete && i.naturalWidth > 0; }")
-    size = 400
-    lum = base64.b64decode(page.evaluate("""(n) => {
-        const img = document.querySelector('dialog.invite img');
-        const c = document.createElement('canvas'); c.width = c.height = n;
-        const g = c.getContext('2d'); g.fillStyle = '#fff'; g.fillRect(0, 0, n, n);
-        g.imageSmoothingEnabled = false; g.drawImage(img, 0, 0, n, n);
-        const d = g.getImageData(0, 0, n, n).data; let s = '';
-        for (let k = 0; k < d.length; k += 4) s += String.fromCharCode(d[k]);
-        return btoa(s); }""", size))
-    found = zxingcpp.read_barcodes(zxingcpp.ImageView(lum, size, size, zxingcpp.ImageFormat.Lum))
-    assert len(found) == 1
-    return str(found[0].text)
 
 
 def my_turn(page: Page) -> bool:
