@@ -65,6 +65,7 @@ const S = {
   ui: {}, // per-game scratch state (selections), reset on each intent and table change
   announced: "",
   lobbyError: null,
+  screen: "", // what render() drew last: "lobby" or "table-<id>"; a new one starts at the top
   pendingJoin: null,
   // A reload with a seat shows "Connecting…", not the lobby, until the seat is back.
   resuming: !!localStorage.getItem(CURRENT_KEY),
@@ -557,9 +558,16 @@ function render() {
   renderConn();
   renderOverlay();
   const main = $("main");
-  if (S.state && S.table) replace(main, tableScreen());
-  else if (S.table || S.resuming) replace(main, h("p", { class: "loading" }, t("conn.connecting")));
-  else replace(main, lobbyScreen());
+  const screen = S.state && S.table ? `table-${S.table}` : S.table || S.resuming ? "loading" : "lobby";
+  if (screen === "loading") replace(main, h("p", { class: "loading" }, t("conn.connecting")));
+  else replace(main, screen === "lobby" ? lobbyScreen() : tableScreen());
+  // Another screen starts at its top: the lobby scrolled down to its Join button must not
+  // leave the table's status line above the fold.
+  if (screen !== S.screen && screen !== "loading") {
+    main.scrollTop = 0; // #main scrolls by itself on a phone on its side
+    window.scrollTo(0, 0);
+  }
+  if (screen !== "loading") S.screen = screen;
   renderSocial();
 }
 

@@ -22,6 +22,7 @@ from engine import registry
 from engine.catalogue import Option
 from engine.errors import OptionError
 from tests.clients.web.harness import PHONE, Box, decode_invite, game_over, my_seat, play_one_turn
+from tests.clients.web.test_social import open_panel
 
 SIZES = {"320x568": (320, 568), "390x844": (390, 844), "844x390": (844, 390)}
 
@@ -206,6 +207,21 @@ def test_a_second_phone_joins_by_the_qr_code_and_both_play_and_rematch(
             assert str(shown["options"][name]) == value
         play_both_to_the_end([a, b], game)
         assert open_box.table(table["id"])["status"] == "finished"
+        # Each reads the game's log and its score sheet, and sees the other's emote.
+        for p in (a, b):
+            open_panel(p, "log")
+            assert p.locator("#log-list li").count() > 0
+            open_panel(p, "scores")
+            p.wait_for_selector("#social-panel .sheet-table tbody tr")
+        open_panel(a, "react")
+        a.click("[data-key=emote-clap]")
+        b.wait_for_selector(f'.seat[data-seat="{my_seat(a)}"] .reaction[data-emote=clap]',
+                            timeout=5000)
+        for p in (a, b):  # the panels fold away again, off the results
+            for which in ("log", "scores", "react"):
+                toggle = p.locator(f"[data-key=social-{which}]")
+                if toggle.count() and toggle.get_attribute("aria-expanded") == "true":
+                    toggle.click()
         # A rematch starts when both have asked.
         a.click("button[data-key=rematch]")
         expect(a.locator("button[data-key=rematch]")).to_be_disabled()
