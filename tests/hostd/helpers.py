@@ -65,7 +65,10 @@ def test_config(data: Path, control: Path, **overrides: Any) -> Config:
 @contextlib.asynccontextmanager
 async def running_daemon(data: Path | None = None, *, settings: HubSettings | None = None,
                          web: bool = True, **overrides: Any) -> AsyncIterator[Started]:
-    """The daemon in this process (trio), on loopback; stopped on exit."""
+    """The daemon in this process (trio), on loopback; stopped on exit. The toy game is
+    registered while it runs and unregistered after, so a later test that walks the registry
+    (every game's catalogue, the page's game list) sees only the shipped games."""
+    added = TOY[0] not in registry.GAME_MODULES
     register_toy()
     tmp = short_dir()
     try:
@@ -83,6 +86,8 @@ async def running_daemon(data: Path | None = None, *, settings: HubSettings | No
                 started.stop()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if added:
+            registry.GAME_MODULES.pop(TOY[0], None)
 
 
 async def ask(control: str | Path, op: str, **args: Any) -> Any:

@@ -64,7 +64,10 @@ def game_keys() -> set[str]:
         package = ROOT / "engine" / game_id
         for path in package.rglob("*.py"):
             text = path.read_text(encoding="utf-8")
-            keys |= {s for s in string_literals(path) if re.fullmatch(rf"{game_id}\.[a-z_.]+", s)}
+            # A literal ending in "." or "_" is the head of a key built at run time
+            # (f"president.title.{title}"), not a key.
+            keys |= {s for s in string_literals(path)
+                     if re.fullmatch(rf"{game_id}\.[a-z_.]*[a-z]", s)}
             # Refusal codes: the constants a game passes to IllegalAction / its _illegal helper.
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             names = set(re.findall(r"(?:IllegalAction|_illegal|_refuse)\(\s*([A-Z][A-Z_]+)\b", text))
