@@ -169,6 +169,10 @@ def test_ctrl_c_ends_cleanly() -> None:
                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"},
+                # A person's shell starts a program with Ctrl-C at its default; a child of
+                # this test process must too (Python keeps an inherited "ignore" and then
+                # never sees Ctrl-C at all).
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         ) as player:
             assert player.stdout is not None
             out = b""
