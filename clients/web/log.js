@@ -168,7 +168,12 @@ function sideNames(ctx, side) {
 // The game's own score sheet (common.sheet, engine/presentation.py Sheet: Wizard's bids,
 // tricks and points per round), latest round first so the one just scored is on top.
 function gameSheet(ctx, sheet) {
-  const say = (cap) => entryText(ctx, captionText(cap));
+  // Isolated: a cell of numbers ("2/1 +20 40", "-10") reads left to right in Arabic too, a
+  // name or a word in its own direction.
+  const say = (cap) => {
+    const text = entryText(ctx, captionText(cap));
+    return h("bdi", { dir: /\p{L}/u.test(text) ? "auto" : "ltr" }, text);
+  };
   const row = (cells, tag) => h("tr", null, cells.map((c, i) => h(i ? tag : "th", i ? null : { scope: "row" }, say(c))));
   return h("table", { class: "sheet-table game-sheet" },
     sheet.legend ? h("caption", null, say(sheet.legend)) : null,

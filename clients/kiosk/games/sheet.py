@@ -40,7 +40,7 @@ def banner(ctx: Ctx, rect: Rect, entry: TableEntry) -> bool:
         sheet.get("totals"))
     n = len(heads)
     box = rect.inflate(-round(rect.w * 0.1), -round(rect.h * 0.14))
-    px = max(12, round(min(box.h / 11, box.w / (n * 6))))
+    px = max(12, round(min(box.h / 11, box.w / (n * 7.5))))  # a cell holds about 11 characters
     line = round(px * 1.45)
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     pygame.draw.rect(shade, (*d.PANEL, 236), shade.get_rect(), border_radius=px)
