@@ -176,8 +176,12 @@ class Screen:
         if scores:
             sides = [" & ".join(n for n, team in zip(self.names, teams, strict=False) if team == side)
                      for side in range(len(scores))]
-            self.say("  score: " + " · ".join(f"{who} {sc}" for who, sc in zip(sides, scores,
-                                                                            strict=False)))
+            notes = [f" ({self.caption(n)})" for n in common.get("side_notes") or []]
+            self.say("  score: " + " · ".join(f"{who} {sc}{_at(notes, i) or ''}"
+                                              for i, (who, sc) in enumerate(zip(sides, scores,
+                                                                                strict=False))))
+        if not s.to_act and isinstance(common.get("sheet"), dict):
+            self.sheet(common["sheet"])  # between hands, as the kiosk shows it
         if common.get("last"):
             self.say("  last: " + self.caption(common["last"]))
         for line in self.view_lines(s.view, frozenset({"seat", "to_act", "hand", "hand_counts"})):
@@ -186,6 +190,13 @@ class Screen:
             self.say("  your hand: " + (" ".join(self.card(c) for c in common["hand"]) or "-"))
         if s.outcome is not None:
             self.outcome(s.outcome)
+
+    def sheet(self, sheet: dict[str, Any]) -> None:
+        """The game's score sheet (common.sheet): its title, then a line per row, cells by |."""
+        self.say(f"  {self.caption(sheet.get('title'))}:")
+        for cells in (sheet.get("heads"), *(sheet.get("rows") or []), sheet.get("totals")):
+            if cells:
+                self.say("    " + " | ".join(self.caption(c) for c in cells))
 
     def outcome(self, o: dict[str, Any]) -> None:
         winners = [self.names[w] if w < len(self.names) else f"seat {w}" for w in o["winners"]]

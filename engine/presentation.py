@@ -4,8 +4,9 @@ Two parts, both plain data the codec sends as JSON:
 
 - ``Common``: the fields every seat's view carries whatever the game (the seat, the seats to
   act, the own hand, the other hands as counts, the sides, the scores, the phase, the last
-  action, the captions, what is said of each seat: a note at its feet and its badges, and the
-  result of the hand just over). A game builds it in ``Game.common(view)`` from what that seat
+  action, the captions, what is said of each seat: a note at its feet and its badges, and of
+  each side, the result of the hand just over, a score sheet of rounds, and the marks a grid
+  board shows over its pieces). A game builds it in ``Game.common(view)`` from what that seat
   may know, exactly like its view; the host sends it beside the view, so a client can draw a
   seat strip, a score line, a status and a result for any game without knowing it: game
   knowledge written once here, not in each client's hooks.
@@ -60,6 +61,50 @@ class Caption:
     args: tuple[tuple[str, str | int], ...] = ()
 
 
+Cell = tuple[int, int]  # a grid cell: (row, col), as the grid zone's rows and columns
+
+# A grid face printed with no card: a free cell (Sequence's corners, a chip of every side).
+FREE = "XX"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A score sheet: a table of captions every client draws as one (the web's Scores panel,
+    the kiosk between hands, the terminal's lines), so no game draws its own.
+
+    ``heads`` are the column heads (the first heads the rows' own column: "Round"); each of
+    ``rows`` is one line of cells as long as ``heads``, oldest first, its first cell naming it;
+    ``totals`` is an optional closing line of the same length. ``legend`` says how to read a
+    cell ("bid/taken, points, total").
+    """
+
+    title: Caption
+    heads: tuple[Caption, ...]
+    rows: tuple[tuple[Caption, ...], ...]
+    totals: tuple[Caption, ...] = ()
+    legend: Caption | None = None
+
+
+@dataclass(frozen=True)
+class GridLine:
+    """A run of grid cells one side completed (a Sequence), struck through in its colour."""
+
+    side: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What a grid board shows over its pieces: completed ``lines``, ``locked`` pieces (part of
+    a line: they can no longer be taken), the cells of the ``last`` move (ringed) and those a
+    piece was just ``removed`` from (crossed out)."""
+
+    lines: tuple[GridLine, ...] = ()
+    locked: tuple[Cell, ...] = ()
+    last: tuple[Cell, ...] = ()
+    removed: tuple[Cell, ...] = ()
+
+
 @dataclass(frozen=True)
 class Common:
     """The part of every seat's view that every client understands.
@@ -68,6 +113,9 @@ class Common:
     (empty for a game without hands); ``hand`` is this seat's own cards or pieces in hand (two-
     character cards), empty for a spectator. ``last`` is the last action in words, ``None``
     before the first. ``captions`` are the game's status lines (trump, the round, the target).
+    ``side_notes`` say each side's standing in words (by side, like ``scores``: "1 of 2
+    sequences"); ``sheet`` is the game's score sheet of rounds, ``marks`` what its grid shows
+    over the pieces; both ``None`` when the game has none.
     """
 
     seat: int | None
@@ -82,6 +130,9 @@ class Common:
     seat_notes: tuple[Caption | None, ...] = ()
     badges: tuple[tuple[Caption, ...], ...] = ()
     result: tuple[Caption, ...] = ()
+    side_notes: tuple[Caption, ...] = ()
+    sheet: Sheet | None = None
+    marks: Marks | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +141,8 @@ class Zone:
 
     ``rows``/``cols`` size a grid; ``points`` counts a track's points; ``labels`` names how
     cells are labelled (``"algebraic"``: a1..h8, ``"numbered"``: 1..n, ``""``: none).
+    ``faces`` names the view field printed under a grid's pieces, a row of faces per grid row:
+    a two-character card (Sequence's board), ``FREE`` for a free cell; ``""``: a plain board.
     """
 
     name: str
@@ -99,6 +152,7 @@ class Zone:
     cols: int = 0
     points: int = 0
     labels: str = ""
+    faces: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,6 +204,8 @@ def presentation_problems(p: Presentation) -> list[str]:
             out.append(f"zone {z.name}: unknown kind {z.kind!r}")
         if z.kind == "grid" and (z.rows <= 0 or z.cols <= 0):
             out.append(f"zone {z.name}: a grid needs rows and cols")
+        if z.faces and z.kind != "grid":
+            out.append(f"zone {z.name}: only a grid has printed faces")
         if z.kind == "track" and z.points <= 0:
             out.append(f"zone {z.name}: a track needs points")
     for g in p.gestures:

@@ -165,9 +165,29 @@ function sideNames(ctx, side) {
   return list(L.teams.map((team, seat) => (team === side ? ctx.name(seat) : null)).filter((x) => x !== null));
 }
 
-// The score sheet: one row per scored hand (the last one "End" once the game is over),
-// one column per side. The same table the kiosk draws (clients/kiosk/games/social.py).
+// The game's own score sheet (common.sheet, engine/presentation.py Sheet: Wizard's bids,
+// tricks and points per round), latest round first so the one just scored is on top.
+function gameSheet(ctx, sheet) {
+  // Isolated: a cell of numbers ("2/1 +20 40", "-10") reads left to right in Arabic too, a
+  // name or a word in its own direction.
+  const say = (cap) => {
+    const text = entryText(ctx, captionText(cap));
+    return h("bdi", { dir: /\p{L}/u.test(text) ? "auto" : "ltr" }, text);
+  };
+  const row = (cells, tag) => h("tr", null, cells.map((c, i) => h(i ? tag : "th", i ? null : { scope: "row" }, say(c))));
+  return h("table", { class: "sheet-table game-sheet" },
+    sheet.legend ? h("caption", null, say(sheet.legend)) : null,
+    h("thead", null, h("tr", null, sheet.heads.map((c) => h("th", { scope: "col" }, say(c))))),
+    h("tbody", null, [...sheet.rows].reverse().map((r) => row(r, "td"))),
+    sheet.totals && sheet.totals.length ? h("tfoot", null, row(sheet.totals, "td")) : null);
+}
+
+// The score sheet: the game's own when it sends one; else one row per scored hand (the last
+// one "End" once the game is over), one column per side, the same table the kiosk draws
+// (clients/kiosk/social.py).
 export function scoreSheet(ctx) {
+  const own = ctx.state.common && ctx.state.common.sheet;
+  if (own) return gameSheet(ctx, own);
   if (!L.rows.length) return h("p", { class: "muted" }, t("social.empty_scores"));
   const sides = L.rows[0].scores.map((_, side) => side);
   const mySide = ctx.seat != null ? L.teams[ctx.seat] : null;

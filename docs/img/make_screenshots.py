@@ -32,6 +32,8 @@ from tests.clients.web.harness import (  # noqa: E402
 
 # Seed and moves before the shot where a game's first turns show little; others: 7 and 3.
 SHOTS = {"sequence": (4, 8), "euchre": (5, 3), "president": (2, 4)}
+# A panel to open for the shot where it is what the game adds (Wizard's score sheet).
+PANELS = {"wizard": "scores"}
 LANGS = ("en", "fr", "ar")
 NAMES = {"en": "Ana", "fr": "Léa", "ar": "ليلى"}
 
@@ -66,6 +68,9 @@ def main() -> None:
                 cards = page.locator("#game .hand button.card[aria-pressed=false]:not([disabled]):not(.dim)")
                 if cards.count():
                     cards.first.click()
+                if game in PANELS:
+                    page.click(f"[data-key=social-{PANELS[game]}]")
+                    page.wait_for_selector(f"#social-panel[data-panel={PANELS[game]}]")
                 # Notices fade after a few seconds; the holder's "left" would cover the seats.
                 page.evaluate("() => { document.getElementById('toast').hidden = true; }")
                 page.wait_for_timeout(200)

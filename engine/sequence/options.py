@@ -139,7 +139,8 @@ INFO = GameInfo(
     options=OPTIONS,
     presentation=Presentation(
         family="grid_board",
-        zones=(Zone("hand", "hand", "hand"), Zone("board", "grid", "chips", rows=10, cols=10),
+        zones=(Zone("hand", "hand", "hand"), Zone("board", "grid", "chips", rows=10, cols=10,
+                                                         faces="layout"),
                Zone("discards", "piles", "discards")),
         # A double (variant "doubles") names its second square in its button.
         gestures=(Gesture(("card",), "card", "hand"),

@@ -24,7 +24,7 @@ from engine import errors
 from engine.codec import make_frozen
 from engine.errors import IllegalAction, OptionError
 from engine.game import Game, Outcome, chance_rng
-from engine.presentation import Caption, Common
+from engine.presentation import Caption, Common, GridLine, Marks
 from engine.sequence import board as B
 from engine.sequence.data import (
     ACTION_TYPES,
@@ -191,19 +191,19 @@ class SequenceGame(Game[State]):
         return build_view(state, seat)
 
     def common(self, view: SequenceView) -> Common:
-        goal = view.rules.sequences_to_win
-        mine = view.score[view.team] if view.team is not None else None
+        last = view.last
         return Common(
             seat=view.seat, to_act=view.to_act, hand=tuple(hc.card for hc in view.hand),
             hand_counts=view.hand_counts, teams=view.teams, scores=view.score,
             phase="play" if view.turn is not None else ("over" if view.sequences or any(
                 c >= 0 for row in view.chips for c in row) else "deal"),
-            captions=((Caption("sequence.sequences_of", (("n", mine), ("goal", goal))),)
-                      if mine is not None and goal else ())
-            + (Caption("sequence.draw_pile", (("n", view.draw_pile),)),)
+            captions=(Caption("sequence.draw_pile", (("n", view.draw_pile),)),)
             + ((Caption("sequence.last_discard", (("card", view.discards[-1]),)),)
                if view.discards else ()),
-            last=_last(view.last))
+            last=_last(last), side_notes=_side_notes(view),
+            marks=Marks(lines=tuple(GridLine(x.team, x.squares) for x in view.sequences),
+                        locked=view.locked, last=last.squares if last else (),
+                        removed=last.captured if last else ()))
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result
@@ -514,6 +514,19 @@ def build_view(st: State, seat: int | None) -> SequenceView:
 
 
 GAME = SequenceGame()
+
+
+def _side_notes(view: SequenceView) -> tuple[Caption, ...]:
+    """Each team's standing (Game.common): its sequences of those needed (all it can make
+    with fill_board), and its captures when the variant counts them."""
+    r = view.rules
+    key = "sequence.side" + ("" if r.sequences_to_win else "_fill") + (
+        "_captures" if r.captures else "")
+    goal = (("goal", r.sequences_to_win),) if r.sequences_to_win else ()
+    return tuple(Caption(key, (("n", n), *goal, *((("taken", view.captures[t]),
+                                                  ("need", r.captures_to_win))
+                                                 if r.captures else ())))
+                 for t, n in enumerate(view.score))
 
 
 def _last(last: LastMove | None) -> Caption | None:

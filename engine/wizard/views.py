@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.presentation import Caption, Common
+from engine.presentation import Caption, Common, Sheet
 from engine.wizard.state import (
     ACTING,
     BIDDING,
@@ -151,7 +151,30 @@ def build_common(view: WizardView) -> Common:
         last=last_caption(view.last) if view.last else None, captions=(cap,),
         badges=tuple((Caption("wizard.field.dealer"),) if s == view.dealer else ()
                      for s in range(view.players)),
-        seat_notes=tuple(_note(view, s) for s in range(view.players)))
+        seat_notes=tuple(_note(view, s) for s in range(view.players)), sheet=_sheet(view))
+
+
+def _sheet(view: WizardView) -> Sheet | None:
+    """The score sheet of the finished rounds (public to every seat alike): per seat its bid,
+    tricks taken, the round's points and the running total; the totals to close it."""
+    if not view.sheet:
+        return None
+    seats = range(view.players)
+
+    def cell(r: RoundResult, s: int) -> Caption:
+        points = f"+{r.points[s]}" if r.points[s] > 0 else str(r.points[s])
+        return Caption("wizard.sheet.cell", (("bid", r.bids[s]), ("taken", r.taken[s]),
+                                             ("points", points), ("total", r.totals[s])))
+
+    def number(n: int) -> Caption:
+        return Caption("wizard.sheet.number", (("n", n),))
+
+    return Sheet(
+        title=Caption("wizard.field.sheet"), legend=Caption("wizard.sheet_legend"),
+        heads=(Caption("wizard.sheet.round"),
+               *(Caption("wizard.sheet.seat", (("seat", s),)) for s in seats)),
+        rows=tuple((number(r.round), *(cell(r, s) for s in seats)) for r in view.sheet),
+        totals=(Caption("wizard.sheet.total"), *(number(t) for t in view.sheet[-1].totals)))
 
 
 def _note(view: WizardView, seat: int) -> Caption | None:

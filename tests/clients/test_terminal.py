@@ -194,3 +194,57 @@ def test_ctrl_c_ends_cleanly() -> None:
             assert text.rstrip().endswith("if you do not come back)")
     finally:
         d.kill()
+
+
+def _played_until(game_id: str, players: int, options: dict[str, object], seed: int,
+                  done: object) -> Match:
+    m = Match.start(registry.get(game_id), players, options, seed)
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if done(m):  # type: ignore[operator]
+            return m
+        if not m.to_act():
+            m.resolve_chance()
+            continue
+        seat = m.to_act()[0]
+        legal = m.legal(seat)
+        m.act(seat, legal[rng.randrange(len(legal))])
+    raise AssertionError("never reached")
+
+
+def _said(game_id: str, m: Match, seat: int | None) -> str:
+    game = registry.get(game_id)
+    view = m.view(seat)
+    seats = [SeatSummary(s, f"P{s}", "ai", "random", True, False, t)
+             for s, t in enumerate(m.teams())]
+    state = State(table="1", game=game_id, version=1, seat=seat, view=to_data(view), legal=[],
+                  to_act=list(m.to_act()), seats=seats, name=game.info.title, code="ABCD",
+                  common=to_data(game.common(view)))
+    out = io.StringIO()
+    screen = Screen(out, symbols=True)
+    screen.state(state, seat)
+    return out.getvalue()
+
+
+def test_screen_says_wizards_score_sheet_between_rounds() -> None:
+    """The common part's score sheet (engine/wizard/views.py), read out between rounds: the
+    title, the heads with the seats' names, a line per round and the totals."""
+    m = _played_until("wizard", 3, {}, 3, lambda m: m.view(None).phase == "round_over"
+                      and len(m.view(None).sheet) == 2)
+    text = _said("wizard", m, None)
+    sheet = m.view(None).sheet
+    assert "  Score sheet:\n    Rd | P0 | P1 | P2\n" in text
+    for r in sheet:
+        cells = [f"{r.bids[s]}/{r.taken[s]} {'+' if r.points[s] > 0 else ''}{r.points[s]} "
+                 f"{r.totals[s]}" for s in range(3)]
+        assert f"    {r.round} | {' | '.join(cells)}\n" in text
+    assert f"    Total | {' | '.join(map(str, sheet[-1].totals))}\n" in text
+
+
+def test_screen_says_each_sequence_teams_standing() -> None:
+    m = _played_until("sequence", 2, {"sequences_to_win": 2}, 5,
+                      lambda m: any(m.view(None).score))
+    score = m.view(None).score
+    text = _said("sequence", m, 0)
+    assert (f"  score: P0 {score[0]} ({score[0]} of 2 sequences) · "
+            f"P1 {score[1]} ({score[1]} of 2 sequences)\n") in text

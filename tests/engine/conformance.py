@@ -8,9 +8,11 @@
 - every view encodes to JSON and round-trips through the codec's JSON;
 - every view's common part (``Game.common``) agrees with the match: the seat, who acts, the
   sides, one score per side, hand counts per seat, the seat's own hand as two-character codes;
-  a note and badges for every seat or none, and every word in it (captions, the last action,
-  notes, badges, the result) a key of the game's en, fr and ar catalogues whose placeholders
-  its arguments fill (a seat argument gives ``{name}``);
+  a note and badges for every seat or none, a note for every side or none, a score sheet's
+  rows and totals as long as its heads, a grid's marks on cells of its grid zone, and every
+  word in it (captions, the last action, notes, badges, the result, the sheet's cells) a key
+  of the game's en, fr and ar catalogues whose placeholders its arguments fill (a seat
+  argument gives ``{name}``);
 - every seat's legal list stays under ``LEGAL_BYTES_MAX`` as the wire encodes it;
 - no view depends on anything its seat may not know: redrawing the hidden part of the true
   state (``resample_hidden``) leaves that seat's view byte-for-byte the same;
@@ -31,7 +33,7 @@ from engine.codec import to_data, to_wire
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.match import Match
-from engine.presentation import LEGAL_BYTES_MAX, Caption, Common
+from engine.presentation import LEGAL_BYTES_MAX, Caption, Common, Sheet
 from engine.records import replay, to_record
 
 
@@ -165,13 +167,42 @@ def check_common(game: Game[Any], m: Match, seat: int | None) -> None:
         assert c.hand_counts[seat] == len(c.hand)
     assert len(c.seat_notes) in (0, m.players), "a note for every seat, or none"
     assert len(c.badges) in (0, m.players), "badges for every seat, or none"
-    words = (*c.captions, *([c.last] if c.last else []), *c.result,
-             *(n for n in c.seat_notes if n is not None), *(b for bs in c.badges for b in bs))
+    assert len(c.side_notes) in (0, len(c.scores)), "a note for every side, or none"
+    words = (*c.captions, *([c.last] if c.last else []), *c.result, *c.side_notes,
+             *(n for n in c.seat_notes if n is not None), *(b for bs in c.badges for b in bs),
+             *sheet_words(c.sheet))
+    check_marks(game, c)
     for cap in words:
         assert isinstance(cap, Caption) and cap.key.startswith(f"{game.info.id}."), cap
         check_caption(game.info.id, cap)
     assert c.phase and c.phase == c.phase.lower()
     json.dumps(to_data(c))
+
+
+def sheet_words(sheet: Sheet | None) -> tuple[Caption, ...]:
+    """A score sheet's captions, once its shape is checked: every row and the totals as long
+    as the heads."""
+    if sheet is None:
+        return ()
+    width = len(sheet.heads)
+    assert width >= 2, "a sheet names its rows and at least one column"
+    assert all(len(r) == width for r in sheet.rows), "every row as long as the heads"
+    assert len(sheet.totals) in (0, width), "the totals as long as the heads"
+    return (sheet.title, *([sheet.legend] if sheet.legend else []), *sheet.heads,
+            *(x for r in sheet.rows for x in r), *sheet.totals)
+
+
+def check_marks(game: Game[Any], c: Common) -> None:
+    """A grid's marks name cells of the game's grid zone, and lines sides that exist."""
+    if c.marks is None:
+        return
+    grids = [z for z in game.info.presentation.zones if z.kind == "grid"]
+    assert grids, "marks on a game without a grid"
+    rows, cols = grids[0].rows, grids[0].cols
+    m = c.marks
+    cells = (*m.locked, *m.last, *m.removed, *(x for line in m.lines for x in line.cells))
+    assert all(0 <= r < rows and 0 <= k < cols for r, k in cells), cells
+    assert all(0 <= line.side < len(c.scores) and len(line.cells) >= 2 for line in m.lines)
 
 
 LANGUAGES = ("en", "fr", "ar")

@@ -89,6 +89,7 @@ def test_presentation_descriptor_fits_the_game(game_id: str) -> None:
             view_fields |= set(to_data(m.view(s)))
     for z in p.zones:
         assert z.field in view_fields, f"zone {z.name} draws {z.field}, not a view field"
+        assert not z.faces or z.faces in view_fields, f"zone {z.name} prints {z.faces}"
     for g in p.gestures:
         assert set(g.fields) <= action_fields, f"{g.kind} fills {g.fields}: not action fields"
     if p.seat_colours:
@@ -150,3 +151,48 @@ def test_president_says_titles_passes_and_places_from_the_view() -> None:
     v = m.view(None)
     notes = game.common(v).seat_notes
     assert [n is not None for n in notes] == [s in v.passed for s in range(4)]
+
+
+def test_wizard_sheet_is_the_views_rounds_and_never_a_hidden_bid() -> None:
+    """Wizard's score sheet (drawn by every client's shared sheet, not a hook) is the view's
+    finished rounds, cell for cell, the same for every seat; bids of the round being bid are
+    never in it."""
+    game = registry.get("wizard")
+    m = Match.start(game, 3, {"hidden_bids": True, "rounds": "5"}, 11)
+    rng = random.Random(2)
+    assert game.common(m.view(None)).sheet is None  # nothing scored yet
+    _until(m, lambda m: len(m.view(None).sheet) == 2 and m.view(None).phase == "bidding"
+           and any(m.view(None).bids_in), rng, 2000)
+    v = m.view(0)
+    sheet = game.common(v).sheet
+    assert sheet is not None and sheet.title == Caption("wizard.field.sheet")
+    assert len(sheet.rows) == len(v.sheet) == v.round - 1  # the round being bid is not in it
+    assert [dict(h.args).get("seat") for h in sheet.heads] == [None, 0, 1, 2]
+    for row, r in zip(sheet.rows, v.sheet, strict=True):
+        assert row[0] == Caption("wizard.sheet.number", (("n", r.round),))
+        for s, cell in enumerate(row[1:]):
+            args = dict(cell.args)
+            assert (args["bid"], args["taken"], int(args["points"]), args["total"]) == (
+                r.bids[s], r.taken[s], r.points[s], r.totals[s])
+            assert str(args["points"]).startswith("+") == (r.points[s] > 0)
+    assert [dict(x.args).get("n") for x in sheet.totals[1:]] == list(v.sheet[-1].totals)
+    # every seat and the spectator read the same sheet: it holds only finished rounds
+    assert all(game.common(m.view(s)).sheet == sheet for s in (None, 1, 2))
+
+
+def test_sequence_marks_and_side_notes_are_the_views() -> None:
+    """What Sequence's board shows over its chips (completed lines, locked chips, the last
+    move) and each team's standing come from the seat's view, for the grid family to draw."""
+    game = registry.get("sequence")
+    m = Match.start(game, 2, {"sequences_to_win": 2}, 5)
+    rng = random.Random(4)
+    _until(m, lambda m: bool(m.view(None).sequences) and m.view(None).last is not None, rng,
+           3000)
+    v = m.view(1)
+    c = game.common(v)
+    assert c.marks is not None
+    assert [(x.side, x.cells) for x in c.marks.lines] == [(x.team, x.squares)
+                                                            for x in v.sequences]
+    assert c.marks.locked == v.locked and c.marks.last == v.last.squares
+    assert [dict(n.args) for n in c.side_notes] == [{"n": n, "goal": 2} for n in v.score]
+    assert c.side_notes[0].key == "sequence.side"

@@ -26,6 +26,8 @@ def test_a_sound_descriptor_has_no_problems() -> None:
      "gesture from,to: a from_to points into a grid or track zone"),
     ({"gestures": (Gesture((), "button"),)}, "a button gesture fills no field"),
     ({"seat_colours": ("mauve",)}, "unknown seat colour 'mauve'"),
+    ({"zones": (Zone("h", "hand", "hand", faces="layout"),)},
+     "zone h: only a grid has printed faces"),
 ])
 def test_a_descriptor_that_cannot_be_drawn_is_refused(kwargs: dict[str, object], problem: str) -> None:
     with pytest.raises(ValueError, match=problem):

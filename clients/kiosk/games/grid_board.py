@@ -3,9 +3,11 @@ descriptor's grid zone with every piece or chip on it and its cell labels, and b
 block per side (its players, its score, its hands) and a block for the last move.
 
 Reads the descriptor's ``grid`` zone (rows of cells: a side number, -1 for none, or one letter
-per cell), its ``rows``/``cols`` and ``labels`` (``algebraic``: a1..h8, ``numbered``: the dark
-squares 1..n), the view's common part, and the game's hook for a printed board face (Sequence's
-cards), what a cell's value stands for, and marks over the board. It never reads a game id.
+per cell), its ``rows``/``cols``, ``labels`` (``algebraic``: a1..h8, ``numbered``: the dark
+squares 1..n) and ``faces`` (the view field printed under the pieces: a card per cell, ``XX``
+a free cell), the view's common part (its ``marks``: completed lines, locked pieces, the last
+move; its ``side_notes``: each side's standing), and the game's hook for what a cell's value
+stands for and anything else over the board. It never reads a game id.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from pygame import Rect
 from clients.kiosk import draw as d
 from clients.kiosk.draw import Ctx
 from clients.kiosk.games.hook import Hook, Piece
-from clients.kiosk.games.public import Public, View, public, zones
+from clients.kiosk.games.public import Public, View, caption, public, zones
+from clients.kiosk.i18n import RED_SUITS, SUIT_SYMBOLS
 from clients.kiosk.layout import fit_grid
 from clients.kiosk.model import TableEntry
 from clients.kiosk.text import Drawn
 
 LIGHT, DARK = (214, 196, 160), (120, 84, 56)  # a wooden board's squares
+FREE = "XX"  # engine/presentation.py FREE: a printed cell with no card
 
 
 def grid_of(entry: TableEntry) -> tuple[dict[str, Any], list[Any]] | None:
@@ -81,12 +85,14 @@ def _board(ctx: Ctx, area: Rect, entry: TableEntry, view: View, hook: Hook, zone
     def cell(r: int, c: int) -> Rect:
         return Rect(grid.x + c * cw, grid.y + r * ch, cw, ch)
 
-    face, texts = _face(ctx, view.get(hook.face_field), hook, zone, n_rows, n_cols, cw, ch)
+    printed = bool(zone.get("faces"))
+    face, texts = _face(ctx, view.get(str(zone.get("faces") or "")), printed, zone, n_rows,
+                        n_cols, cw, ch)
     s.blit(face, grid.topleft)
     ox, oy = s.get_abs_offset()
     ctx.text.drawn.extend(Drawn(t.rect.move(grid.x + ox, grid.y + oy), t.text) for t in texts)
     # on a plain board the pieces leave the corners free for the cell labels
-    radius = max(3, round(min(cw, ch) * (0.31 if hook.face else 0.34)))
+    radius = max(3, round(min(cw, ch) * (0.31 if printed else 0.34)))
     what = hook.piece or _piece
     for r, line in enumerate(rows[:n_rows]):
         for c, value in enumerate(list(line)[:n_cols]):
@@ -100,19 +106,70 @@ def _board(ctx: Ctx, area: Rect, entry: TableEntry, view: View, hook: Hook, zone
                 ink = d.CARD_BLACK if sum(color) > 450 else d.CARD_FACE
                 d.label(ctx, value.upper(), cell(r, c).inflate(-cw // 3, -ch // 3),
                         round(ch * 0.4), ink, bold=True, align="center")
+    _marks(ctx, cell, entry, radius)
     if hook.overlay:
         hook.overlay(ctx, cell, entry, view)
+
+
+def _cells(value: Any) -> list[tuple[int, int]]:
+    return [(a, b) for a, b in value if isinstance(a, int) and isinstance(b, int)] if isinstance(
+        value, list) and all(isinstance(x, list) and len(x) == 2 for x in value) else []
+
+
+def _marks(ctx: Ctx, cell: Any, entry: TableEntry, radius: int) -> None:
+    """The common part's marks: a ring on each locked piece, each completed line struck through
+    in its side's colour, the last move ringed in gold and a piece just taken crossed out."""
+    marks = (entry.common or {}).get("marks")
+    if not isinstance(marks, dict):
+        return
+    s = ctx.surface
+    size = cell(0, 0)
+    for a, b in _cells(marks.get("locked")):
+        pygame.draw.circle(s, d.CARD_FACE, cell(a, b).center, max(2, radius * 2 // 5),
+                           width=max(1, radius // 6))
+    for line in marks.get("lines") or []:
+        squares = [cell(a, b).center for a, b in _cells((line or {}).get("cells"))]
+        if len(squares) >= 2:
+            color = tuple(min(255, x + 70) for x in d.side_color(int(line.get("side", 0)), entry))
+            pygame.draw.line(s, color, squares[0], squares[-1], max(3, radius // 3))
+    for a, b in _cells(marks.get("last")):
+        pygame.draw.rect(s, d.GOLD, cell(a, b), width=max(2, size.w // 9),
+                         border_radius=max(2, size.w // 6))
+    for a, b in _cells(marks.get("removed")):
+        box = cell(a, b).inflate(-size.w // 4, -size.h // 4)
+        w = max(2, size.w // 10)
+        pygame.draw.line(s, d.ALERT, box.topleft, box.bottomright, w)
+        pygame.draw.line(s, d.ALERT, box.topright, box.bottomleft, w)
+
+
+def card_face(ctx: Ctx, r: Rect, code: Any) -> None:
+    """One printed cell: a card's rank over its suit, or a free cell starred."""
+    s = ctx.surface
+    if code == FREE:
+        pygame.draw.rect(s, d.GOLD, r, border_radius=max(2, r.w // 6))
+        ctx.text.draw(s, "★", r, round(r.h * 0.6), d.PANEL, align="center")
+        return
+    pygame.draw.rect(s, d.CARD_FACE, r, border_radius=max(2, r.w // 8))
+    if not isinstance(code, str) or len(code) != 2:
+        return
+    color = d.CARD_RED if code[1] in RED_SUITS else d.CARD_BLACK
+    top = Rect(r.x, r.y + r.h // 20, r.w, r.h // 2)
+    bottom = Rect(r.x, top.bottom - r.h // 20, r.w, r.bottom - top.bottom)
+    ctx.text.draw(s, ctx.tr.rank(code[0]), top, round(r.h * 0.42), color, bold=True,
+                  align="center")
+    ctx.text.draw(s, SUIT_SYMBOLS.get(code[1], "?"), bottom, round(r.h * 0.4), color,
+                  align="center")
 
 
 _FACES: OrderedDict[tuple[Any, ...], tuple[pygame.Surface, list[Drawn]]] = OrderedDict()
 
 
-def _face(ctx: Ctx, printed: Any, hook: Hook, zone: dict[str, Any], n_rows: int, n_cols: int,
-          cw: int, ch: int) -> tuple[pygame.Surface, list[Drawn]]:
+def _face(ctx: Ctx, faces: Any, printed: bool, zone: dict[str, Any], n_rows: int,
+          n_cols: int, cw: int, ch: int) -> tuple[pygame.Surface, list[Drawn]]:
     """The board under the pieces (it never changes during a game), drawn once per size and
     language, with its texts recorded wherever the face is blitted."""
-    rows = printed if isinstance(printed, list) else []
-    key = (id(hook), repr(rows), zone.get("labels"), n_rows, n_cols, cw, ch, ctx.tr.lang)
+    rows = faces if isinstance(faces, list) else []
+    key = (printed, repr(rows), zone.get("labels"), n_rows, n_cols, cw, ch, ctx.tr.lang)
     hit = _FACES.get(key)
     if hit is not None:
         _FACES.move_to_end(key)
@@ -126,8 +183,8 @@ def _face(ctx: Ctx, printed: Any, hook: Hook, zone: dict[str, Any], n_rows: int,
         line = rows[r] if r < len(rows) and isinstance(rows[r], list) else []
         for c in range(n_cols):
             square = Rect(c * cw, r * ch, cw, ch)
-            if hook.face is not None:
-                hook.face(local, square.inflate(-max(1, cw // 14), -max(1, ch // 14)),
+            if printed:
+                card_face(local, square.inflate(-max(1, cw // 14), -max(1, ch // 14)),
                           line[c] if c < len(line) else "")
                 continue
             dark = (r + c) % 2 == 1
@@ -150,12 +207,17 @@ def _face(ctx: Ctx, printed: Any, hook: Hook, zone: dict[str, Any], n_rows: int,
 
 
 def _side_score(ctx: Ctx, entry: TableEntry, pub: Public, side: int) -> tuple[str, str, str]:
+    """The side's score, and under it its standing in words (the common part's side note) and
+    the cards in its players' hands."""
     score = pub.score(side)
     seats = pub.sides.get(side, [])
     counts = [f"{d.seat_name(ctx, entry, x)} {pub.hand_counts[x]}" for x in seats
               if x < len(pub.hand_counts)]
+    notes = (entry.common or {}).get("side_notes") or []
+    note = notes[side] if side < len(notes) and isinstance(notes[side], dict) else None
     big, label = ("", "") if score is None else (str(score), ctx.tr.t("kiosk.score"))
-    return big, label, "  ·  ".join(counts)
+    said = [caption(ctx, entry, note)] if note else []
+    return big, label, "  ·  ".join([*said, *counts])
 
 
 def _info(ctx: Ctx, area: Rect, entry: TableEntry, view: View, pub: Public, hook: Hook,

@@ -2,7 +2,7 @@
 
 A family renderer (trick_taking, shedding, grid_board) draws everything a family shares from the
 view, its common part and the descriptor. What is truly one game's (Euchre's turned card and
-bids, President's titles and revolution, Sequence's printed board) is a ``Hook``: a few
+bids, President's titles and revolution, Sequence's card-shaped squares) is a ``Hook``: a few
 optional functions, each with a plain default, so a new game of a known family needs none.
 A hook reads the public view it is given, never anything else, and draws inside the rectangle
 it is handed. This module only defines the shape.
@@ -31,7 +31,6 @@ SeatTag = Callable[[Ctx, TableEntry, View, int], Tag | None]
 SeatBody = Callable[[Ctx, Rect, TableEntry, View, int], bool]  # True: drawn instead of the fan
 Area = Callable[[Ctx, Rect, TableEntry, View], bool]  # True: drawn, the default is skipped
 Lines = Callable[[Ctx, TableEntry, View], list[str]]
-Face = Callable[[Ctx, Rect, Any], None]  # one printed grid cell from the face field's value
 Pieces = Callable[[Any], Piece | None]
 Overlay = Callable[[Ctx, CellRect, TableEntry, View], None]
 SideScore = Callable[[Ctx, TableEntry, View, int], tuple[str, str, str]]  # big, label, detail
@@ -51,8 +50,6 @@ class Hook:
     banner: Area | None = None  # over the table between hands
     # grids
     cell_aspect: float = 1.0  # a cell's width / height (Sequence's are card-shaped)
-    face_field: str = ""  # the view field printed under the pieces (Sequence's layout)
-    face: Face | None = None
     piece: Pieces | None = None
     overlay: Overlay | None = None
     side_score: SideScore | None = None

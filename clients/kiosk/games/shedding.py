@@ -59,4 +59,4 @@ def draw(ctx: Ctx, rect: Rect, entry: TableEntry, hook: Hook) -> None:
     if not played or played[-1][0] is None:  # a pile that names its player says it already
         table.under(ctx, middle, pub.last)
     if not (hook.banner and hook.banner(ctx, rect, entry, view)):
-        table.result(ctx, rect, pub)
+        table.result(ctx, rect, entry, pub)

@@ -1,5 +1,5 @@
 """The card table both card families draw: seats round an ellipse, each seat's panel, a trick
-played towards its players, a pile of plays, the score pills of the sides and a suit block.
+played towards its players, a pile of plays, the score pills of the sides, a suit block and the result between hands.
 
 Seat 0 sits at the bottom and the others follow clockwise, so three to eight players fit any
 shape of screen. Every measure comes from the rectangle given. Only face-down backs are drawn
@@ -15,6 +15,7 @@ from pygame import Rect
 
 from clients.kiosk import draw as d
 from clients.kiosk.draw import Ctx
+from clients.kiosk.games import sheet
 from clients.kiosk.games.hook import Badge, Hook, SeatBody, Tag
 from clients.kiosk.games.public import Play, Public, View, key_or
 from clients.kiosk.i18n import RED_SUITS, SUIT_SYMBOLS
@@ -123,10 +124,13 @@ def note(pub: Public, seat: int) -> Tag | None:
     return (words, False) if words else None
 
 
-def result(ctx: Ctx, rect: Rect, pub: Public) -> None:
-    """The result between hands, over the table, when the common part has one."""
+def result(ctx: Ctx, rect: Rect, entry: TableEntry, pub: Public) -> None:
+    """Between hands, over the table: the common part's result when it has one, else its score
+    sheet (games/sheet.py)."""
     if pub.result:
         d.banner(ctx, rect, pub.result[0], list(pub.result[1:]))
+    else:
+        sheet.banner(ctx, rect, entry)
 
 
 def dealer(ctx: Ctx, entry: TableEntry, view: View, seat: int) -> list[Badge]:

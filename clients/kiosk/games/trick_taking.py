@@ -59,7 +59,7 @@ def draw(ctx: Ctx, rect: Rect, entry: TableEntry, hook: Hook) -> None:
             table.trick(ctx, middle, now, n)
     table.under(ctx, middle, pub.last)
     if not (hook.banner and hook.banner(ctx, rect, entry, view)):
-        table.result(ctx, rect, pub)
+        table.result(ctx, rect, entry, pub)
 
 
 def _strip(ctx: Ctx, box: Rect, entry: TableEntry, view: View, pub: Public, hook: Hook) -> None:

@@ -2,13 +2,16 @@
 // with a hand zone (Sequence), tapping a card selects it and its actions light the cells they
 // name; any action no cell enters is a labelled button. Drawn from the descriptor (the grid's
 // field and size, the gestures' fields) and the legal list alone: no game id, no rules here.
-// What is one game's (Sequence's card faces and corners, its score line) comes from its hook:
-// `cell(ctx, r, c, occupant)`, `value(ctx, r, c)`, `flip(ctx)`, `hint(ctx, sel, acts)`,
-// `footer(ctx)`, `label(ctx, action)`.
+// The printed faces under the pieces (the zone's `faces` field: a card per cell, "XX" a free
+// cell), the marks over them (common.marks: locked pieces, the last move) and each side's
+// standing (common.side_notes, then the captions) are drawn here for any game. What is one
+// game's comes from its hook: `cell(ctx, r, c, occupant)`, `value(ctx, r, c)`, `flip(ctx)`,
+// `hint(ctx, sel, acts)`, `footer(ctx)`, `label(ctx, action)`.
 
 import { card } from "../cards.js";
 import { button, h } from "../dom.js";
-import { has, t } from "../i18n.js";
+import { SUIT_SYMBOL, cardName, has, rankFace, t } from "../i18n.js";
+import { capText } from "./generic.js";
 import { MARKS, actionLabel, actionRow, actionsFor, describe, field, gesture, handItems, hint, own, part, sideMark, waitingHint } from "./common.js";
 
 export { describeLast } from "./generic.js";
@@ -45,10 +48,44 @@ function cellTargets(acts, g) {
   return targets;
 }
 
-function defaultCell(ctx, r, c, occupant) {
-  const label = t("grid.square", { row: r + 1, col: c + 1 });
-  if (typeof occupant !== "number" || occupant < 0) return { face: [], label, chip: [] };
-  return { face: [], label: `${label}, ${t("grid.side", { n: occupant + 1 })}`, chip: [] };
+const FREE = "XX"; // engine/presentation.py FREE
+const cellSet = (cells) => new Set((cells || []).map(([r, c]) => `${r},${c}`));
+
+// A cell as the family draws it: its printed face, its piece and marks, and all of it in words.
+function defaultCell(ctx, grid, marks, r, c, occupant) {
+  const at = `${r},${c}`;
+  const code = grid.faces ? ((ctx.view[grid.faces] || [])[r] || [])[c] : null;
+  const side = typeof occupant === "number" && occupant >= 0 ? occupant : -1;
+  const locked = marks.locked.has(at);
+  const last = marks.last.has(at);
+  const fresh = last && marks.moved;
+  const face = code === FREE ? h("span", { class: "corner", "aria-hidden": "true" }, "★")
+    : code ? h("span", { class: `face suit-${code[1]}`, "aria-hidden": "true" }, `${rankFace(code[0], ctx.game)}${SUIT_SYMBOL[code[1]] || ""}`) : null;
+  const sideName = side >= 0 ? t(own(ctx, "team", "grid.side"), { mark: MARKS[side] ?? "", n: side + 1 }).trim() : "";
+  const piece = side >= 0 ? `${sideName}${locked ? `, ${t(own(ctx, "locked", "grid.locked"))}` : ""}`
+    : code === FREE ? "" : t(own(ctx, "empty", "grid.empty"));
+  const label = [t("grid.square", { row: r + 1, col: c + 1 }), code === FREE ? t(own(ctx, "corner", "grid.free")) : code ? cardName(code) : "",
+    piece, last ? t(own(ctx, "last_move", "grid.last_move")) : ""].filter(Boolean).join(", ");
+  return { face: face ? [face] : [], label, cls: [code === FREE && "corner-sq", last && "last"], chip: [locked && "locked", fresh && "fresh"] };
+}
+
+// The common part's marks as sets of "r,c"; `moved`: the last move is new since the last state
+// (its chip arrives animated once, not on every redraw).
+function marksOf(ctx) {
+  const m = (ctx.state.common && ctx.state.common.marks) || {};
+  const before = ctx.prev && ctx.prev.common && ctx.prev.common.marks;
+  return { locked: cellSet(m.locked), last: cellSet(m.last),
+    moved: JSON.stringify(m.last || []) !== JSON.stringify((before && before.last) || []) };
+}
+
+// Under the hand: each side's standing in words, then the game's status lines.
+function footer(ctx) {
+  const c = ctx.state.common || {};
+  const notes = c.side_notes || [];
+  return h("div", { class: "score-bar" },
+    notes.length ? h("ul", { class: "team-scores" }, notes.map((cap, side) => h("li", { class: "team-score" }, sideMark(ctx, side),
+      h("span", null, `${t(own(ctx, "team", "grid.side"), { mark: "", n: side + 1 }).trim()}: ${capText(ctx, cap)}`)))) : null,
+    (c.captions || []).length ? h("p", { class: "muted" }, c.captions.map((cap) => capText(ctx, cap)).join(" · ")) : null);
 }
 
 export function render(ctx) {
@@ -61,6 +98,7 @@ export function render(ctx) {
   const acts = !ctx.myTurn ? [] : cardG ? (sel ? actionsFor(ctx.legal, sel, cardG.fields[0]) : []) : ctx.legal;
   const targets = cellTargets(acts, g);
   const occupants = field(ctx, grid) || [];
+  const marks = marksOf(ctx);
   const cells = [];
   // Turned round when the hook says so, to put the viewer's side at the bottom (the squares
   // keep their coordinates: only the drawing order changes).
@@ -70,7 +108,7 @@ export function render(ctx) {
     for (const c of order(grid.cols)) {
       const key = g.fields.length === 2 ? `${r},${c}` : String(cellValue(ctx, grid, r, c));
       const occupant = (occupants[r] || [])[c];
-      const x = part(ctx, "cell", null, r, c, occupant) || defaultCell(ctx, r, c, occupant);
+      const x = part(ctx, "cell", null, r, c, occupant) || defaultCell(ctx, grid, marks, r, c, occupant);
       const parts = [...x.face];
       // A chip per side: the occupant's number, or the side the hook reads from the cell.
       const side = x.side ?? (typeof occupant === "number" ? occupant : -1);
@@ -114,6 +152,6 @@ export function render(ctx) {
     hand,
     hint(ctx.myTurn ? part(ctx, "hint", t(sel || !cardG ? "grid.hint.tap" : "grid.hint.choose"), sel, acts) : waitingHint(ctx)),
     actionRow(ctx, rest, (a) => actionLabel(ctx, a), { prefix: "grid-", primary: (a) => !(g.fields[0] in a) }),
-    part(ctx, "footer", null));
+    part(ctx, "footer", footer(ctx)));
   return h("div", { class: "grid-board" }, board, panel);
 }

@@ -42,6 +42,10 @@ SHOTS = [
 # family draws with a seven-line hook (what a cell's letter means).
 FAMILY_SHOTS = [("kiosk-checkers.png", "checkers", "en", (1280, 720), "Corner table")]
 SPLIT = ("kiosk-split.png", (1920, 1080))
+# Between hands: the common part's score sheet over the table (Wizard's, drawn for any game by
+# clients/kiosk/games/sheet.py), after this many hands.
+BETWEEN_SHOTS = [("kiosk-wizard-sheet.png", "wizard", 4, "en", (1280, 720), "Round table"),
+                 ("kiosk-wizard-sheet-ar.png", "wizard", 4, "ar", (1280, 720), "طاولة الجولات")]
 
 
 def renamed(sample: Sample, name: str, table: str = "t1", code: str = "K7QF") -> Sample:
@@ -84,6 +88,25 @@ def spectator_states(game: str, seed: int = 5, every: int = 23) -> list[State]:
     return out
 
 
+def between_state(game: str, hands: int, seed: int = 5) -> State:
+    """The spectator's state in the pause after ``hands`` hands of a random game."""
+    match = Match.start(registry.get(game), GAMES[game], OPTIONS.get(game), seed)
+    seats = seats_for(match.players, match.teams())
+    rng = random.Random(seed)
+    done = 0
+    for version in range(20000):
+        if not match.to_act():
+            if match.game.between_hands(match.state):
+                done += 1
+                if done == hands:
+                    return _message(match, game, version, seats)
+            assert match.resolve_chance(), "the game ended first"
+            continue
+        legal = match.legal(match.to_act()[0])
+        match.act(match.to_act()[0], legal[rng.randrange(len(legal))])
+    raise AssertionError("never reached")
+
+
 def model_for(*picks: Sample) -> Model:
     """A kiosk's model that was sent these tables, and each game's presentation descriptor as
     the catalogue has it (the sample messages do not carry one)."""
@@ -115,6 +138,9 @@ def main(out: Path) -> None:
     for file, game, lang, size, name in FAMILY_SHOTS:
         states = spectator_states(game)
         draw([renamed(Sample(game, "middle", states[len(states) // 2]), name)], lang, size,
+             out / file)
+    for file, game, hands, lang, size, name in BETWEEN_SHOTS:
+        draw([renamed(Sample(game, "between", between_state(game, hands)), name)], lang, size,
              out / file)
     split = [renamed(samples["sequence"]["middle"], "Window table", "t1", "K7QF"),
              renamed(samples["euchre"]["late"], "Terrace", "t2", "M3XH"),

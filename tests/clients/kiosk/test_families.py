@@ -140,3 +140,25 @@ def test_side_colours_come_from_the_descriptor(states: dict[str, list[State]]) -
     entry = entry_of(model_of(states["euchre"][0], descriptor("euchre")))
     assert d.side_color(1, entry) == d.NAMED_COLORS["red"]
     assert d.side_color(1) == d.SIDE_COLORS[1]  # a game that names none: the kiosk's order
+
+
+def test_the_grid_family_prints_faces_and_says_each_sides_standing(
+        states: dict[str, list[State]], screens: dict[str, Screen]) -> None:
+    """Sequence's printed board (the descriptor's ``faces``) and each team's standing (the common
+    part's ``side_notes``) are the grid family's: drawn the same under an id no client knows,
+    so without Sequence's hook; a plain board (Checkers) prints no card."""
+    screen = screens["en"]
+    state = states["sequence"][-1]
+    model = model_of(msgspec.structs.replace(state, game="not_a_known_game"),
+                     descriptor("sequence"))
+    screen.frame(pygame.Surface((1920, 1080)), model, now=3.0)
+    texts = [item.text for item in screen.text.drawn]
+    view, common = state.view, state.common or {}
+    ranks = {screen.tr.rank(code[0]) for row in view["layout"] for code in row if code != "XX"}
+    assert ranks <= set(texts) and "★" in texts and "♥" in texts
+    for side, n in enumerate(common["scores"]):
+        said = screen.tr.t("sequence.side", n=n, goal=view["rules"]["sequences_to_win"])
+        assert any(t.startswith(said) for t in texts), (side, said, texts)
+    plain = model_of(states["checkers"][-1], descriptor("checkers"))
+    screen.frame(pygame.Surface((1920, 1080)), plain, now=3.0)
+    assert "♥" not in [item.text for item in screen.text.drawn]

@@ -373,6 +373,40 @@ def test_sequence_hint_and_targets_follow_the_jack(box: Box, phone: Any) -> None
     page.wait_for_selector(f".board [data-row='{row}'][data-col='{col}'] .chip.team-1")
 
 
+def test_the_grid_family_prints_the_board_and_each_teams_standing(box: Box, phone: Any) -> None:
+    """Sequence's printed board (the descriptor's ``faces``), its marks and each team's standing
+    (the common part's ``side_notes``) are drawn by the grid family, in the reader's language."""
+    from tests.clients.web.test_hooks_tricks import view_now
+
+    page = phone.new_page()
+    with box.held_table("sequence", seed=one_and_two_eyed_seed()) as table:
+        join(page, box.url, table["code"])
+    assert wait_for_turn_or_end(page)  # seat 0 has placed a chip: the last move is ringed
+    view = view_now(box, table["id"])
+    for r, c in ((0, 0), (0, 1), (4, 5), (9, 9)):
+        square = page.locator(f".board [data-row='{r}'][data-col='{c}']")
+        code = view["layout"][r][c]
+        if code == "XX":
+            assert square.locator(".corner").inner_text() == "★"
+            assert "free corner" in square.get_attribute("aria-label")
+        else:
+            rank = {"T": "10"}.get(code[0], code[0])
+            assert square.locator(".face").inner_text() == rank + "♠♥♦♣"["SHDC".index(code[1])]
+    (lr, lc), = view["last"]["squares"]
+    last = page.locator(f".board [data-row='{lr}'][data-col='{lc}']")
+    assert "last" in last.get_attribute("class") and "last move" in last.get_attribute("aria-label")
+    teams = page.locator(".score-bar .team-score").all_inner_texts()
+    assert [x.split(": ", 1)[1] for x in teams] == [f"{n} of 2 sequences" for n in view["score"]]
+    expect(page.locator(".score-bar")).to_contain_text(f"Draw pile: {view['draw_pile']}")
+    # the same, said right to left in Arabic
+    page.click("#settings-open")
+    page.select_option("#set-lang", "ar")
+    page.wait_for_function("() => document.documentElement.dir === 'rtl'")
+    page.click("button[data-key=settings-close]")
+    expect(page.locator(".score-bar .team-score").first).to_contain_text(
+        f"السلاسل {view['score'][0]} من 2")
+
+
 def test_keyboard_alone_plays_a_move(box: Box, phone: Any) -> None:
     page = phone.new_page()
     with box.held_table("president", seed=4) as table:

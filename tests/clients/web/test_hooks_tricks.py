@@ -1,5 +1,6 @@
 """Kaiser's and Wizard's hooks on the trick-taking family, in Chromium at 390x844 against a real
-daemon: what each seat bid and took, the turned card, the score sheet, the bid buttons.
+daemon: what each seat bid and took, the turned card, the score sheet (Wizard's, drawn by the
+shared Scores panel from the common part), the bid buttons.
 
 What the page shows is compared with what a spectator of the same table is sent over TCP at
 the same moment (the table waits for the page's player, so nothing moves in between): the
@@ -83,9 +84,13 @@ def turn_where(page: Any, ready: str, moves: int = 60) -> None:
 def test_wizard_shows_the_bids_the_tricks_the_turned_card_and_the_sheet(box: Box,
                                                                        phone: Any) -> None:
     page, table = seated(box, phone, "wizard", seed=4)
+    bid = "#game .actions [data-action*='\"bid\"']"
     # a later round's bidding: the sheet has a line, and every bid is to be chosen
-    turn_where(page, "#game .sheet")
-    turn_where(page, "#game .actions [data-action*='\"bid\"']")
+    for _ in range(60):
+        assert wait_for_turn_or_end(page), "the game ended first"
+        if page.locator(bid).count() and view_now(box, table["id"])["sheet"]:
+            break
+        play_one_turn(page, "")
     view = view_now(box, table["id"])
     me = my_seat(page)
     assert view["phase"] == "bidding" and view["sheet"]
@@ -103,27 +108,37 @@ def test_wizard_shows_the_bids_the_tricks_the_turned_card_and_the_sheet(box: Box
     if view["turned"]:
         assert page.locator("#game .middle .card").get_attribute("aria-label").startswith(
             "Turned card: ")
-    # the sheet, folded, opens to one row per round, the latest first
-    sheet = page.locator("#game .sheet")
-    assert sheet.get_attribute("open") is None
-    sheet.locator("summary").click()
-    assert sheet.get_attribute("open") is not None
-    rows = sheet.locator("tr:has(td)")
+    # one sheet: the table draws none of its own; the Scores panel, folded until asked, opens
+    # to one row per round, the latest first, and the totals
+    assert page.locator("#game table, #game details").count() == 0
+    assert page.locator("#social-panel").count() == 0
+    page.click("[data-key=social-scores]")
+    sheet = page.locator("#social-panel[data-panel=scores] .sheet-table")
+    rows = sheet.locator("tbody tr")
     assert rows.count() == len(view["sheet"])
+    heads = sheet.locator("thead th").all_inner_texts()
+    assert len(heads) == view["players"] + 1 and heads[1 + me] == "Ana"  # a column per seat
     for i, r in enumerate(reversed(view["sheet"])):
         cells = rows.nth(i).locator("th, td").all_inner_texts()
         assert cells[0] == str(r["round"])
         assert cells[1:] == [
             f"{r['bids'][s]}/{r['taken'][s]} {'+' if r['points'][s] > 0 else ''}"
             f"{r['points'][s]} {r['totals'][s]}" for s in range(view["players"])]
+    assert sheet.locator("tfoot td").all_inner_texts() == [
+        str(x) for x in view["sheet"][-1]["totals"]]
     # the sheet fits the phone: nothing scrolls sideways
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    # a bid sent from a number button is the seat's bid in the next view
-    click_and_wait(page, page.locator("#game .actions button[data-action]").first)
+    # a bid sent from a number button (the panel lies over them: by the keyboard) is the
+    # seat's bid in the next view
+    version = page.evaluate("() => document.querySelector('#game').dataset.version")
+    page.locator("#game .actions button[data-action]").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("(v) => document.querySelector('#game').dataset.version !== v",
+                           arg=version)
     after = view_now(box, table["id"])
     assert after["round"] == view["round"] and after["bids"][me] == acts[0]["tricks"]
     # the sheet stays open across the states that follow
-    assert page.locator("#game .sheet").get_attribute("open") is not None
+    assert sheet.locator("tbody tr").count() == len(view["sheet"])
 
 
 def test_wizard_hidden_bids_show_only_that_a_seat_has_bid(box: Box, phone: Any) -> None:

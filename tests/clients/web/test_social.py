@@ -20,6 +20,11 @@ def my_turn(page: Any) -> bool:
         "() => !!document.querySelector('#status.mine') && !document.querySelector('.game.busy')"))
 
 
+# Round one is over: the page's round line ("Round 2 / 5") is past it.
+SCORED = """() => { const d = document.querySelector('#game .info dd');
+    return !!d && !d.textContent.startsWith('1 /'); }"""
+
+
 def open_panel(page: Any, which: str) -> None:
     if page.get_attribute(f"[data-key=social-{which}]", "aria-expanded") != "true":
         page.click(f"[data-key=social-{which}]")
@@ -45,7 +50,7 @@ def test_two_phones_read_the_log_the_scores_and_each_others_emotes(box: Box,
             join(ben, box.url, t["code"], "Ben")
         # The holder left: the computer plays seat 0. Play round one (one card each) out.
         for _ in range(40):
-            if ana.locator("details.sheet").count() and ben.locator("details.sheet").count():
+            if all(page.evaluate(SCORED) for page in (ana, ben)):
                 break
             moved = False
             for page in (ana, ben):
@@ -57,8 +62,8 @@ def test_two_phones_read_the_log_the_scores_and_each_others_emotes(box: Box,
         else:
             raise AssertionError("round one was never scored")
 
-        # The score sheet: one row for round one, a column per player, and the totals the
-        # table shows.
+        # The score sheet: the game's own (Wizard's: bid/taken, points and total), one row for
+        # round one, a column per player, and the totals the table shows.
         for page in (ana, ben):
             open_panel(page, "scores")
             page.wait_for_selector("#social-panel .sheet-table tbody tr")
@@ -66,8 +71,11 @@ def test_two_phones_read_the_log_the_scores_and_each_others_emotes(box: Box,
             assert rows.count() >= 1
             heads = page.locator("#social-panel .sheet-table thead th").all_inner_texts()
             assert "Ana" in heads and "Ben" in heads and len(heads) == 4
-            first = rows.first.locator("td").all_inner_texts()
-            assert all(re.fullmatch(r"-?\d+", x) for x in first) and len(first) == 3
+            first = rows.last.locator("td").all_inner_texts()  # round one: the latest is on top
+            assert all(re.fullmatch(r"\d+/\d+ [+-]?\d+ -?\d+", x) for x in first), first
+            assert len(first) == 3
+            totals = page.locator("#social-panel .sheet-table tfoot td").all_inner_texts()
+            assert all(re.fullmatch(r"-?\d+", x) for x in totals) and len(totals) == 3
 
         # The log: the same moves, each in this seat's words.
         lines = {"Ana": log_lines(ana), "Ben": log_lines(ben)}
