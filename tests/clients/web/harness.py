@@ -279,7 +279,7 @@ TAKE_BACK = frozenset({"undo", "clear", "clear_peg", "cancel", "unpick", "resign
 _DRIVER = random.Random(7)
 
 
-def _choose(page: Any) -> None:
+def _choose(page: Any, prefer: tuple[str, ...] = ()) -> None:
     """One move through the page's own controls, whatever the game or its family.
 
     Every control that sends a legal action carries it as ``data-action`` (a button, a card
@@ -287,7 +287,9 @@ def _choose(page: Any) -> None:
     is confirmed by the ``data-confirm`` button once the selection equals a legal action.
     Cards are selected until something is offered (Sequence lights its squares, President
     enables Play), then one offered action is taken: a kind of action first, then one of that
-    kind, never a take-back while anything else is offered.
+    kind, never a take-back while anything else is offered. ``prefer`` names action types
+    taken first when offered, in that order (a driver that heads for the end: a checker's
+    landing square rather than picking up another piece).
     """
     for _ in range(60):
         confirm = page.locator("#game [data-confirm]")
@@ -305,6 +307,11 @@ def _choose(page: Any) -> None:
         choices = forward or list(range(len(offered)))
         if not choices:
             raise AssertionError("the page offers nothing to do on this seat's turn")
+        for kind in prefer:
+            wanted = [i for i in choices if offered[i]["type"] == kind]
+            if wanted:
+                buttons.nth(_DRIVER.choice(wanted)).click()
+                return
         # A "submit" offered beside twenty-four pegs is taken half the time, not once in 25.
         kind = _DRIVER.choice(sorted({offered[i]["type"] for i in choices}))
         buttons.nth(_DRIVER.choice([i for i in choices if offered[i]["type"] == kind])).click()
@@ -312,10 +319,11 @@ def _choose(page: Any) -> None:
     raise AssertionError("selecting cards never led to a move")
 
 
-def play_one_turn(page: Any, game: str) -> None:
-    """Make one move by clicking, choosing only among what the page offers as enabled."""
+def play_one_turn(page: Any, game: str, prefer: tuple[str, ...] = ()) -> None:
+    """Make one move by clicking, choosing only among what the page offers as enabled (the
+    ``prefer`` types first, as ``_choose`` says)."""
     version_before = page.evaluate("() => document.querySelector('#game').dataset.version")
-    _choose(page)
+    _choose(page, prefer)
     # The move was sent: wait until the host's next state replaced this one.
     page.wait_for_function(
         "(v) => document.querySelector('.results') || "

@@ -1,10 +1,10 @@
 """Players open tables from the phone, in a real Chromium against a real daemon.
 
 A phone opens a table of every registered game with an option changed from its default, and
-the box holds that table with that option; for quick games a second phone joins by decoding
-the QR code the first one shows, both play to the end through the page's controls and
-rematch; with ``player_tables = false`` the lobby offers only joining; the sheet fits the
-three phone sizes with 44 px targets.
+the box holds that table with that option; with ``player_tables = false`` the lobby offers
+only joining; the sheet fits the three phone sizes with 44 px targets. The two-phone game that
+follows an open (QR join, play, log, scores, emote on the kiosk, rematch) is
+``test_floor_flow.py``, for every game.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from engine import registry
 from engine.catalogue import Option
 from engine.errors import OptionError
-from tests.clients.web.harness import PHONE, Box, decode_invite, game_over, my_seat, play_one_turn
-from tests.clients.web.test_social import open_panel
+from tests.clients.web.harness import PHONE, Box
 
 SIZES = {"320x568": (320, 568), "390x844": (390, 844), "844x390": (844, 390)}
 
@@ -139,99 +138,6 @@ def test_a_phone_opens_a_table_of_every_game_with_its_options(open_box: Box,
             page.wait_for_selector(".lobby")
     finally:
         context.close()
-    assert not errors, errors
-
-
-def my_turn(page: Page) -> bool:
-    return bool(page.evaluate("() => !!(document.querySelector('#status.mine') && "
-                              "!document.querySelector('.game.busy'))"))
-
-
-def play_both_to_the_end(pages: list[Page], game: str, max_moves: int = 400) -> None:
-    """Each phone moves through its own controls when its turn comes, until both show the
-    results."""
-    moves = 0
-    while not all(game_over(p) for p in pages):
-        moved = False
-        for p in pages:
-            if not game_over(p) and my_turn(p):
-                play_one_turn(p, game)
-                moves += 1
-                moved = True
-        if not moved:
-            pages[0].wait_for_timeout(50)
-        assert moves < max_moves, f"{game}: no end after {max_moves} moves"
-
-
-# Quick games with an option that shortens them, for two people.
-QUICK = {
-    "golf": {"holes": "1"},
-    "mastermind": {"mode": "duel", "games": "1", "rows": "6"},
-}
-
-
-@pytest.mark.parametrize("game", list(QUICK))
-def test_a_second_phone_joins_by_the_qr_code_and_both_play_and_rematch(
-        open_box: Box, browser: Browser, game: str) -> None:
-    phones = [browser.new_context(**PHONE, locale="en-GB") for _ in range(2)]
-    errors: list[str] = []
-    for c in phones:
-        c.on("weberror", lambda e: errors.append(str(e.error)))
-    try:
-        a, b = (c.new_page() for c in phones)
-        open_sheet(a, open_box.url, "Ana")
-        a.select_option("#open-game", game)
-        if a.locator("#open-players").count():
-            a.select_option("#open-players", "2")
-        for name, value in QUICK[game].items():
-            control = a.locator(f"dialog.opener [data-option={name}]")
-            if control.evaluate("(e) => e.tagName") == "SELECT":
-                control.select_option(value)
-            else:
-                control.fill(value)
-        a.click("button[data-key=open-submit]")
-        a.wait_for_selector(".table-screen .seat.mine", timeout=10_000)
-        link = decode_invite(a)
-        table = newest(open_box)
-        assert link == f"{open_box.url}/?code={table['code']}"
-        a.click("button[data-key=invite-close]")
-        # The second phone follows the link the camera read.
-        b.goto(link)
-        b.fill("#join-name", "Ben")
-        b.click("button[type=submit]")
-        b.wait_for_selector(".table-screen .seat.mine", timeout=10_000)
-        assert {my_seat(a), my_seat(b)} == {0, 1}
-        shown = open_box.table(table["id"])
-        assert sorted(s["name"] for s in shown["seats"]) == ["Ana", "Ben"]
-        for name, value in QUICK[game].items():
-            assert str(shown["options"][name]) == value
-        play_both_to_the_end([a, b], game)
-        assert open_box.table(table["id"])["status"] == "finished"
-        # Each reads the game's log and its score sheet, and sees the other's emote.
-        for p in (a, b):
-            open_panel(p, "log")
-            assert p.locator("#log-list li").count() > 0
-            open_panel(p, "scores")
-            p.wait_for_selector("#social-panel .sheet-table tbody tr")
-        open_panel(a, "react")
-        a.click("[data-key=emote-clap]")
-        b.wait_for_selector(f'.seat[data-seat="{my_seat(a)}"] .reaction[data-emote=clap]',
-                            timeout=5000)
-        for p in (a, b):  # the panels fold away again, off the results
-            for which in ("log", "scores", "react"):
-                toggle = p.locator(f"[data-key=social-{which}]")
-                if toggle.count() and toggle.get_attribute("aria-expanded") == "true":
-                    toggle.click()
-        # A rematch starts when both have asked.
-        a.click("button[data-key=rematch]")
-        expect(a.locator("button[data-key=rematch]")).to_be_disabled()
-        b.click("button[data-key=rematch]")
-        for p in (a, b):
-            expect(p.locator(".results")).to_have_count(0, timeout=10_000)
-        assert open_box.table(table["id"])["game_number"] == 2
-    finally:
-        for c in phones:
-            c.close()
     assert not errors, errors
 
 
