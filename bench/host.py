@@ -313,7 +313,7 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
     last: list[float] = []
     rejects: dict[str, int] = {}
     errors: list[str] = []
-    states = state_bytes = missing = 0
+    states = state_bytes = missing = patches = patch_bytes = 0
     for o in outs:
         for k, v in o["own"].items():
             own[k] += v
@@ -321,6 +321,8 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         missing += o["missing"]
         states += o["states"]
         state_bytes += o["state_bytes"]
+        patches += o["patches"]
+        patch_bytes += o["patch_bytes"]
         errors += o["errors"]
         for k, v in o["rejects"].items():
             rejects[k] = rejects.get(k, 0) + v
@@ -343,6 +345,9 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         "client_processes": len(procs),
         "rss_mb": rss_end, "rss_peak_mb": max(rss_peak, rss_end), "fds": fds,
         "state_bytes_mean": round(state_bytes / max(1, states)),
+        # Of those frames, the full states and the patches apart (what the floor mimics).
+        "full_bytes_mean": round((state_bytes - patch_bytes) / max(1, states - patches)),
+        "patch_bytes_mean": round(patch_bytes / max(1, patches)), "patches": patches,
         "rejects": rejects, "errors": len(errors) + sum(o["error_count"] - len(o["errors"])
                                                          for o in outs),
         "error_samples": errors[:3],
@@ -398,8 +403,10 @@ def daemon_load(n: int, transports: tuple[str, str, str, str], delay: float, sec
 
 
 def floor_load(n: int, transports: tuple[str, str, str, str], delay: float, seconds: float,
-               warmup: float, workers: int, payload: int) -> dict[str, Any]:
-    floor = start_floor(payload)
+               warmup: float, workers: int, payload: int, patch: int = 0) -> dict[str, Any]:
+    """The floor under the same load, sending full states of ``payload`` bytes first and then
+    (``patch`` > 0) patches of ``patch`` bytes, as a protocol 2 daemon does."""
+    floor = start_floor(payload, *(["--patch", str(patch)] if patch else []))
     try:
         return run_load(floor, Load(new_tables(floor, n, []), transports, delay, seconds,
                                     warmup, workers))
@@ -412,17 +419,22 @@ def paced_pair(n: int, seconds: float, warmup: float, workers: int | None,
     """The daemon then the floor, at ``n`` paced tables; the daemon's data kept in ``keep``."""
     w = workers or auto_workers(n)
     d = daemon_load(n, MIXED, PACED_DELAY, seconds, warmup, w, keep=keep)
-    f = floor_load(n, MIXED, PACED_DELAY, seconds, warmup, w, d["state_bytes_mean"])
+    f = floor_load(n, MIXED, PACED_DELAY, seconds, warmup, w, *frame_sizes(d))
     return {"daemon": d, "floor": f}
 
 
+def frame_sizes(d: dict[str, Any]) -> tuple[int, int]:
+    """(full state, patch) mean bytes of a daemon run, for the floor to send the same."""
+    return d["full_bytes_mean"], d["patch_bytes_mean"] if d["patches"] else 0
+
+
 def saturation_pair(n: int, transport: str, seconds: float, warmup: float,
-                    workers: int | None, payload: int,
+                    workers: int | None, payload: int, patch: int = 0,
                     profile: Path | None = None) -> dict[str, Any]:
     four = (transport,) * 4
     w = workers or 2
     d = daemon_load(n, four, 0.0, seconds, warmup, w, profile=profile)
-    return {"daemon": d, "floor": floor_load(n, four, 0.0, seconds, warmup, w, payload)}
+    return {"daemon": d, "floor": floor_load(n, four, 0.0, seconds, warmup, w, payload, patch)}
 
 
 def restart_figure(keep: Path) -> dict[str, Any]:
@@ -477,10 +489,10 @@ def run(tables: tuple[int, ...], seconds: float, warmup: float, sat_seconds: flo
             pair = paced_pair(n, seconds, warmup, workers, keep_here)
             out["paced"].append(pair)
             print_paced(n, pair)
-        payload = out["paced"][-1]["daemon"]["state_bytes_mean"]
+        payload, patch = frame_sizes(out["paced"][-1]["daemon"])
         for transport in ("tcp", "websocket"):
             pair = saturation_pair(sat_tables, transport, sat_seconds, warmup, workers, payload,
-                                   profile if transport == "tcp" else None)
+                                   patch, profile if transport == "tcp" else None)
             out["saturation"][transport] = pair
             print_saturation(transport, pair)
             if profile is not None and transport == "tcp" and profile.exists():
