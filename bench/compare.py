@@ -20,7 +20,8 @@ Each repeat measures, in this order, with fresh processes for every run (``bench
   can;
 - paced 200 tables (a move per table every 250 ms) with commits not synced
   (``--no-sync-commits``) and synced (the default), and one paced table synced: intent ->
-  the last seat's state, p50 and p99.
+  the last seat's state, p50 and p99; then the floor under the same two paced loads, which
+  says what the machine itself allowed in that minute (it does nothing but answer).
 
 The figures printed are the medians over the repeats, with every repeat's value beside them
 in the JSON, and each target met or not and by how much. Nothing here is asserted: it
@@ -42,6 +43,8 @@ from bench import host
 FLUSH_SAMPLES = 200
 SAT_TABLES = (1, 200)
 TRANSPORTS = ("tcp", "websocket")
+PACED = ("paced_200_unsynced", "paced_200_synced", "one_table_synced", "floor_paced_200",
+         "floor_one_table")
 TARGETS = {
     "cpu_ratio_200": 1.3,  # daemon CPU per durable move / the floor's, 200 tables saturated
     "paced_200_unsynced_p99_ms": 5.0,
@@ -111,11 +114,17 @@ def one_repeat(i: int, seconds: float, paced_seconds: float, warmup: float,
                   f"moves/s): {r['cpu_ratio']}x; frames {d['full_bytes_mean']} B full, "
                   f"{d['patch_bytes_mean']} B patch", flush=True)
     out["paced_200_unsynced"] = _paced(200, paced_seconds, warmup, "--no-sync-commits")
-    out["paced_200_synced"] = _paced(200, paced_seconds, warmup)
-    out["one_table_synced"] = _paced(1, paced_seconds, warmup)
+    out["paced_200_synced"] = d200 = _paced(200, paced_seconds, warmup)
+    out["one_table_synced"] = d1 = _paced(1, paced_seconds, warmup)
+    # The floor under the same paced loads: what the machine itself allowed in that minute.
+    out["floor_paced_200"] = host.floor_load(200, host.MIXED, host.PACED_DELAY, paced_seconds,
+                                             warmup, host.auto_workers(200),
+                                             *host.frame_sizes(d200))
+    out["floor_one_table"] = host.floor_load(1, host.MIXED, host.PACED_DELAY, paced_seconds,
+                                             warmup, 1, *host.frame_sizes(d1))
     flushes += flush_times(work)
     out["flush_ms"] = host.dist(flushes)
-    for key in ("paced_200_unsynced", "paced_200_synced", "one_table_synced"):
+    for key in PACED:
         d = out[key]
         print(f"  [{i + 1}] {key}: p50 {d['last_seat_ms']['p50']} / p99 "
               f"{d['last_seat_ms']['p99']} ms, {d['server_cpu_us_per_move']} us/move, "
@@ -142,7 +151,7 @@ def summarise(repeats: list[dict[str, Any]]) -> dict[str, Any]:
             "cpu_ratio": _median([r["cpu_ratio"] for r in rs]),
             "cpu_ratios": [r["cpu_ratio"] for r in rs],
         }
-    for key in ("paced_200_unsynced", "paced_200_synced", "one_table_synced"):
+    for key in PACED:
         s[key] = {q: _median([r[key]["last_seat_ms"][q] for r in repeats])
                   for q in ("p50", "p95", "p99")}
         s[key]["us_per_move"] = _median([r[key]["server_cpu_us_per_move"] for r in repeats])
@@ -184,7 +193,7 @@ def run(repeats: int, seconds: float, paced_seconds: float, warmup: float) -> di
         print(f"  saturated {key}: daemon {r['daemon_us_per_move']} us/move, floor "
               f"{r['floor_us_per_move']} us/move, ratio {r['cpu_ratio']}x "
               f"(repeats {r['cpu_ratios']})", flush=True)
-    for key in ("paced_200_unsynced", "paced_200_synced", "one_table_synced"):
+    for key in PACED:
         r = s[key]
         print(f"  {key}: p50 {r['p50']} / p95 {r['p95']} / p99 {r['p99']} ms "
               f"(p99s {r['p99s']}), {r['us_per_move']} us/move", flush=True)

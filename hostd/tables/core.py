@@ -54,7 +54,7 @@ from hostd.protocol.messages import (
 )
 from hostd.protocol.wire import Memo, encode_data, to_wire
 from hostd.tables import parts
-from hostd.tables.parts import Part
+from hostd.tables.parts import Part, encode_fields
 from hostd.tables.parts import encode as encode_part
 
 Event = tuple[str, dict[str, Any]]
@@ -389,12 +389,13 @@ class TableCore:
         if hit is not None and hit[0] is key[0] and hit[1] == key[1]:
             parts = hit[2]
         else:
+            before = hit[2] if hit is not None else (None, None, None)
             seen = m.view(seat)
-            view = encode_part(to_wire(seen, memo))
+            view = encode_fields(seen, before[0], memo)
             legal = (encode_part(to_wire(m.legal(seat))) if seat is not None
                      and self.status == "playing" else _EMPTY)
             # Built from the view alone (Game.common), so it can never say more than the view.
-            common = encode_part(to_wire(m.game.common(seen)))
+            common = encode_fields(m.game.common(seen), before[2])
             parts = (view, legal, common)
             self._payloads[seat] = (key[0], key[1], parts)
         if seat is not None:

@@ -15,15 +15,22 @@ Rules this module lives by:
   on the decoded parts, or None where the host's check (the patched part must encode to the
   new part's very bytes) would fail: the caller then sends the full state. So splitting
   changes the cost, never a frame.
+- ``encode_fields`` makes a dataclass's part as ``engine.codec.to_wire`` would (it reads
+  the codec's per-class record of tag, fields and which fields to walk), and reuses a key's
+  bytes from the seat's previous part only for the very same field object: engine values
+  are immutable, so the same object is the same JSON.
 - Pure: no I/O, no trio, no logging; values are never changed once encoded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import msgspec
 
+from engine import codec
+from engine.codec import Memo, to_wire
 from hostd.protocol import patch
 
 _encoder = msgspec.json.Encoder()
@@ -43,13 +50,17 @@ def _learn(key: Any) -> bytes | None:
 
 
 class Part:
-    """One encoded part: its bytes and, for an object, each key's bytes (decoded lazily)."""
+    """One encoded part: its bytes and, for an object, each key's bytes (decoded lazily);
+    for a dataclass, also the field values they were made of (``fields``, kept so that the
+    next state's part can reuse a key's bytes for the very same object)."""
 
-    __slots__ = ("_data", "_values", "keys", "raw")
+    __slots__ = ("_data", "_values", "fields", "keys", "raw")
 
-    def __init__(self, raw: bytes, keys: dict[str, bytes] | None = None) -> None:
+    def __init__(self, raw: bytes, keys: dict[str, bytes] | None = None,
+                 fields: dict[str, Any] | None = None) -> None:
         self.raw = raw
         self.keys = keys
+        self.fields = fields
         self._data: Any = None
         self._values: dict[str, Any] = {}
 
@@ -83,6 +94,56 @@ def encode(wire: Any) -> Part:
         b = keys[k] = enc(v)
         chunks.append(prefix + b)
     return Part(b"{" + b",".join(chunks) + b"}", keys)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_MISSING = object()
+
+
+def encode_fields(obj: Any, prev: Part | None = None, memo: Memo | None = None) -> Part:
+    """``encode(to_wire(obj, memo))`` for a dataclass (a view, a common part), the same
+    bytes, made field by field: a field that holds the very object it held in ``prev`` (the
+    seat's part of the state before: states are immutable and share what a step did not
+    change, such as the scores or the board's rows) reuses that key's bytes, neither walked
+    nor encoded again. It follows ``engine.codec.to_wire``'s top level: the tag, then each
+    field as it is, or walked (with ``memo``) where its type hints allow a dataclass; anything
+    else goes through ``to_wire`` whole."""
+    t = type(obj)
+    spec = codec._WIRE.get(t)  # the codec's own per-class record (tag, fields, walked), read only
+    if spec is None:
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+            return encode(to_wire(obj, memo))
+        spec = codec._wire_spec(t)
+    tag, names, _get, walk = spec
+    fields = getattr(obj, "__dict__", None)
+    if fields is None or len(fields) != len(names) or "type" in fields:
+        return encode(to_wire(obj, memo))
+    old = prev.fields if prev is not None and prev.keys is not None else None
+    old_keys = prev.keys if old is not None and prev is not None else None
+    tag_bytes = _encode(tag)
+    keys: dict[str, bytes] = {"type": tag_bytes}
+    chunks = [b'"type":' + tag_bytes]
+    known = _prefixes.get
+    enc = _encode
+    for k, v in fields.items():
+        prefix = known(k) or _learn(k)
+        if prefix is None:
+            return encode(to_wire(obj, memo))
+        if old is not None and old_keys is not None and old.get(k, _MISSING) is v \
+                and k in old_keys:
+            b = old_keys[k]
+        elif type(v) in _SCALARS or k not in walk:
+            b = enc(v)
+        elif memo is None:
+            b = enc(to_wire(v))
+        else:
+            hit = memo.get(id(v))
+            if hit is None or hit[0] is not v:
+                hit = memo[id(v)] = (v, to_wire(v, memo))
+            b = enc(hit[1])
+        keys[k] = b
+        chunks.append(prefix + b)
+    return Part(b"{" + b",".join(chunks) + b"}", keys, fields)
 
 
 # Per render: (part name, key, old bytes, new bytes) -> that key's checked operations (None:

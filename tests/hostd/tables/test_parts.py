@@ -2,7 +2,9 @@
 
 - For every registered game, over a random game, every seat's view, legal list and common
   part encoded key by key is byte for byte msgspec's encoding of the whole (what protocol 2
-  sent before the split).
+  sent before the split), also where a field's bytes are reused from the seat's part of the
+  state before because the game kept the very object (so no game changes a view's value in
+  place).
 - Between consecutive states, ``parts.ops`` gives exactly the operations of the reference (a
   loose ``patch.diff`` of the whole decoded parts, kept only if the patched part encodes to
   the new part's bytes), with one memo shared by every seat of a state as the core uses it;
@@ -41,10 +43,18 @@ def reference(name: str, old: bytes, new: bytes) -> list[Any] | None:
     return ops
 
 
-def seat_parts(m: Match, seat: int | None) -> tuple[Any, Any, Any]:
+def seat_parts(m: Match, seat: int | None, before: tuple[parts.Part, ...] | None
+               ) -> tuple[tuple[Any, Any, Any], tuple[parts.Part, parts.Part, parts.Part]]:
+    """The seat's parts as wire data, and encoded as the core does (the view and the common
+    part field by field, reusing the bytes of the seat's parts of the state before)."""
     seen = m.view(seat)
     legal = m.legal(seat) if seat is not None else ()
-    return to_wire(seen), to_wire(legal), to_wire(m.game.common(seen))
+    common = m.game.common(seen)
+    wires = (to_wire(seen), to_wire(legal), to_wire(common))
+    encoded = (parts.encode_fields(seen, before[0] if before else None, {}),
+               parts.encode(wires[1]),
+               parts.encode_fields(common, before[2] if before else None))
+    return wires, encoded
 
 
 @pytest.mark.parametrize("game", registry.ids())
@@ -58,11 +68,12 @@ def test_split_parts_encode_and_diff_exactly_as_the_whole_parts(game: str) -> No
     for _ in range(120):
         memo: parts.OpsMemo = {}
         for seat in [None, *range(n)]:
-            wires = seat_parts(m, seat)
-            now = tuple(parts.encode(w) for w in wires)
-            for part, w in zip(now, wires, strict=True):
-                assert part.raw == enc(w)
             before = held.get(seat)
+            wires, now = seat_parts(m, seat, before)
+            for part, w in zip(now, wires, strict=True):
+                assert part.raw == enc(w) == parts.encode(w).raw
+                if part.keys is not None:
+                    assert part.keys == parts.encode(w).keys
             if before is not None:
                 for name, old, new in zip(PARTS, before, now, strict=True):
                     got = parts.ops(name, old, new, memo)
