@@ -5,6 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
 
 .PHONY: serve test lint typecheck check bench chaos demo clean fuse
 
@@ -39,8 +40,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check engine hostd clients tablebox tests bench
 	$(BIN)/mypy
 
+# `make bench BENCH_ARGS="--only compare"`: the daemon against the floor and the disk only.
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 chaos: $(STAMP) fuse
 	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)

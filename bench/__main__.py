@@ -3,7 +3,9 @@
 What ``make bench`` runs (well under ten minutes on the 2-core development machine):
 engines and AI (``bench.engine``), building and encoding each seat's view (``bench.views``),
 the host under load (``bench.host``: paced latency at 1 to
-500 tables, saturation, the floor, start-up), the log pipeline (``bench.logs``), the kiosk's
+500 tables, saturation, the floor, start-up), the daemon against the floor and the disk's
+flush (``bench.compare``: CPU per move at 1 and 200 tables over TCP and WebSocket, paced
+latency synced and not), the log pipeline (``bench.logs``), the kiosk's
 frame time (``bench.kiosk``, with SDL's dummy drivers) and whether a computer player that
 thinks hard delays other tables (``bench.daemon``'s AI isolation, threads and processes).
 ``--quick`` is a smoke run of each (seconds, not minutes). Discovery over mDNS
@@ -22,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DEFAULT = ("engine", "views", "host", "logs", "kiosk", "ai_isolation", "backgammon_ai")
+DEFAULT = ("engine", "views", "host", "compare", "logs", "kiosk", "ai_isolation", "backgammon_ai")
 HOST_ARGS: list[str] = []  # passed on to bench.host (``--nice``)
 
 
@@ -42,6 +44,12 @@ def host(quick: bool) -> Any:
     from bench import host as mod
 
     return mod.main((["--quick"] if quick else []) + HOST_ARGS)
+
+
+def compare(quick: bool) -> Any:
+    from bench import compare as mod
+
+    return mod.main(["--quick"] if quick else [])
 
 
 def logs(quick: bool) -> Any:
@@ -76,7 +84,7 @@ def discovery(quick: bool) -> Any:
 
 
 RUNS: dict[str, Callable[[bool], Any]] = {
-    "engine": engine, "views": views, "host": host, "logs": logs, "kiosk": kiosk,
+    "engine": engine, "views": views, "host": host, "compare": compare, "logs": logs, "kiosk": kiosk,
     "ai_isolation": ai_isolation, "discovery": discovery,
     "backgammon_ai": lambda quick: __import__("bench.backgammon_ai", fromlist=["main"]).main(
         ["--games", "2" if quick else "10", "--random", "20" if quick else "100"]),

@@ -175,7 +175,10 @@ def start_daemon(tmp: Path, *extra: str, timeout: float = 60.0) -> Server:
                 [sys.executable, "-c", LAUNCH, "serve", "--data", str(tmp / "data"),
                  "--bind", "127.0.0.1", "--tcp-port", "0", "--http-port", "0",
                  "--control", str(control), "--no-mdns", "--no-bluetooth", "--ai-speed", "0",
-                 "--ai-processes", "0", "--no-log-file", "--log-level", "warning", *extra],
+                 "--ai-processes", "0", "--no-log-file", "--log-level", "warning",
+                 # Every client here comes from 127.0.0.1: the per-address cap (64 by
+                 # default) would turn all but 16 of 200 tables away with bye.busy.
+                 "--max-connections-per-address", "100000", *extra],
                 cwd=ROOT, env={**env(), "NOTIFY_SOCKET": str(notify_path)}, stdout=out,
                 stderr=subprocess.STDOUT, preexec_fn=_niced)
         ready = None
@@ -313,7 +316,7 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
     last: list[float] = []
     rejects: dict[str, int] = {}
     errors: list[str] = []
-    states = state_bytes = missing = 0
+    states = state_bytes = missing = patches = patch_bytes = 0
     for o in outs:
         for k, v in o["own"].items():
             own[k] += v
@@ -321,6 +324,8 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         missing += o["missing"]
         states += o["states"]
         state_bytes += o["state_bytes"]
+        patches += o["patches"]
+        patch_bytes += o["patch_bytes"]
         errors += o["errors"]
         for k, v in o["rejects"].items():
             rejects[k] = rejects.get(k, 0) + v
@@ -343,6 +348,9 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         "client_processes": len(procs),
         "rss_mb": rss_end, "rss_peak_mb": max(rss_peak, rss_end), "fds": fds,
         "state_bytes_mean": round(state_bytes / max(1, states)),
+        # Of those frames, the full states and the patches apart (what the floor mimics).
+        "full_bytes_mean": round((state_bytes - patch_bytes) / max(1, states - patches)),
+        "patch_bytes_mean": round(patch_bytes / max(1, patches)), "patches": patches,
         "rejects": rejects, "errors": len(errors) + sum(o["error_count"] - len(o["errors"])
                                                          for o in outs),
         "error_samples": errors[:3],
@@ -398,8 +406,10 @@ def daemon_load(n: int, transports: tuple[str, str, str, str], delay: float, sec
 
 
 def floor_load(n: int, transports: tuple[str, str, str, str], delay: float, seconds: float,
-               warmup: float, workers: int, payload: int) -> dict[str, Any]:
-    floor = start_floor(payload)
+               warmup: float, workers: int, payload: int, patch: int = 0) -> dict[str, Any]:
+    """The floor under the same load, sending full states of ``payload`` bytes first and then
+    (``patch`` > 0) patches of ``patch`` bytes, as a protocol 2 daemon does."""
+    floor = start_floor(payload, *(["--patch", str(patch)] if patch else []))
     try:
         return run_load(floor, Load(new_tables(floor, n, []), transports, delay, seconds,
                                     warmup, workers))
@@ -412,17 +422,22 @@ def paced_pair(n: int, seconds: float, warmup: float, workers: int | None,
     """The daemon then the floor, at ``n`` paced tables; the daemon's data kept in ``keep``."""
     w = workers or auto_workers(n)
     d = daemon_load(n, MIXED, PACED_DELAY, seconds, warmup, w, keep=keep)
-    f = floor_load(n, MIXED, PACED_DELAY, seconds, warmup, w, d["state_bytes_mean"])
+    f = floor_load(n, MIXED, PACED_DELAY, seconds, warmup, w, *frame_sizes(d))
     return {"daemon": d, "floor": f}
 
 
+def frame_sizes(d: dict[str, Any]) -> tuple[int, int]:
+    """(full state, patch) mean bytes of a daemon run, for the floor to send the same."""
+    return d["full_bytes_mean"], d["patch_bytes_mean"] if d["patches"] else 0
+
+
 def saturation_pair(n: int, transport: str, seconds: float, warmup: float,
-                    workers: int | None, payload: int,
+                    workers: int | None, payload: int, patch: int = 0,
                     profile: Path | None = None) -> dict[str, Any]:
     four = (transport,) * 4
     w = workers or 2
     d = daemon_load(n, four, 0.0, seconds, warmup, w, profile=profile)
-    return {"daemon": d, "floor": floor_load(n, four, 0.0, seconds, warmup, w, payload)}
+    return {"daemon": d, "floor": floor_load(n, four, 0.0, seconds, warmup, w, payload, patch)}
 
 
 def restart_figure(keep: Path) -> dict[str, Any]:
@@ -477,10 +492,10 @@ def run(tables: tuple[int, ...], seconds: float, warmup: float, sat_seconds: flo
             pair = paced_pair(n, seconds, warmup, workers, keep_here)
             out["paced"].append(pair)
             print_paced(n, pair)
-        payload = out["paced"][-1]["daemon"]["state_bytes_mean"]
+        payload, patch = frame_sizes(out["paced"][-1]["daemon"])
         for transport in ("tcp", "websocket"):
             pair = saturation_pair(sat_tables, transport, sat_seconds, warmup, workers, payload,
-                                   profile if transport == "tcp" else None)
+                                   patch, profile if transport == "tcp" else None)
             out["saturation"][transport] = pair
             print_saturation(transport, pair)
             if profile is not None and transport == "tcp" and profile.exists():

@@ -74,8 +74,8 @@ class Table:
 class Totals:
     """What this process measured, summed over its seats."""
 
-    __slots__ = ("errors", "own", "pings", "rejects", "rematches", "sent", "state_bytes",
-                 "states")
+    __slots__ = ("errors", "own", "patch_bytes", "patches", "pings", "rejects", "rematches",
+                 "sent", "state_bytes", "states")
 
     def __init__(self) -> None:
         self.own: dict[str, list[float]] = {"tcp": [], "websocket": []}
@@ -84,6 +84,8 @@ class Totals:
         self.errors: list[str] = []
         self.states = 0
         self.state_bytes = 0
+        self.patches = 0  # of ``states``, those that came as a patch (and their bytes)
+        self.patch_bytes = 0
         self.rematches = 0
         self.pings = 0
 
@@ -263,6 +265,8 @@ class Player:
                 if patched is None:
                     continue
                 m, kind = patched, "state"
+                totals.patches += 1
+                totals.patch_bytes += len(line)
             if kind == "state":
                 if m.table != tid:
                     continue
@@ -456,6 +460,7 @@ def summary(totals: Totals) -> dict[str, Any]:
     return {"own": totals.own, "last": last, "missing": missing, "rejects": totals.rejects,
             "errors": totals.errors[:20], "error_count": len(totals.errors),
             "states": totals.states, "state_bytes": totals.state_bytes,
+            "patches": totals.patches, "patch_bytes": totals.patch_bytes,
             "rematches": totals.rematches, "pings": totals.pings}
 
 

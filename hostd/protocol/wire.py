@@ -19,7 +19,7 @@ from engine.codec import Memo, to_data, to_wire
 
 _encoder = msgspec.json.Encoder()
 
-__all__ = ["Memo", "encode_data", "to_data"]
+__all__ = ["Memo", "encode_data", "to_data", "to_wire"]
 
 
 def encode_data(obj: Any, memo: Memo | None = None) -> bytes:

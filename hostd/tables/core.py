@@ -52,7 +52,10 @@ from hostd.protocol.messages import (
     Text,
     encode,
 )
-from hostd.protocol.wire import Memo, encode_data
+from hostd.protocol.wire import Memo, encode_data, to_wire
+from hostd.tables import parts
+from hostd.tables.parts import Part, encode_fields
+from hostd.tables.parts import encode as encode_part
 
 Event = tuple[str, dict[str, Any]]
 # The host's own steps an action makes due, from the state it reached: (seat, action) each.
@@ -145,27 +148,29 @@ class Effects:
 class _Sent:
     """The state one connection was sent last of a table, kept to diff the next one against.
 
-    ``parts`` are the view, legal actions and common part exactly as encoded for the frame
-    (shared by every connection of the seat: nothing is encoded again), ``rest`` the frame's
-    other patched fields as data; a part is decoded only when a later part differs from it.
-    ``serial`` tells records apart within one render (connections that were sent the same
-    state get the same patch, made once).
+    ``parts`` are the view, legal actions and common part exactly as encoded for the frame,
+    split by key (``hostd.tables.parts``) and shared by every connection of the seat: nothing
+    is encoded again, and a key is decoded only when a later state's differs from it.
+    ``rest`` is the frame's other patched fields but the seat, as data; it is one object for
+    every seat of one render, so its diff is made once per render. ``serial`` tells records
+    apart within one render (connections that were sent the same state get the same patch,
+    made once).
     """
 
     serial: int
     version: int
-    parts: tuple[bytes, bytes, bytes]
+    parts: tuple[Part, Part, Part]
+    seat: int | None
     rest: dict[str, Any]
-    decoded: dict[int, Any] = field(default_factory=dict)
 
-    def data(self, i: int) -> Any:
-        if i not in self.decoded:
-            self.decoded[i] = msgspec.json.decode(self.parts[i])
-        return self.decoded[i]
+    @property
+    def raw(self) -> tuple[bytes, bytes, bytes]:
+        return self.parts[0].raw, self.parts[1].raw, self.parts[2].raw
 
 
 _PARTS = ("view", "legal", "common")
 _encoder = msgspec.json.Encoder()
+_EMPTY = encode_part([])
 
 
 @dataclass
@@ -212,6 +217,8 @@ class TableCore:
         # Gone on join, resume, spectate, sync and rematch: the next is a full state.
         self._sent: dict[int, _Sent] = {}
         self._serial = 0
+        # seat -> (state, status, its encoded parts): see ``payload``.
+        self._payloads: dict[int | None, tuple[Any, str, tuple[Part, Part, Part]]] = {}
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -369,25 +376,38 @@ class TableCore:
         return rec
 
     # -- rendering ------------------------------------------------------------------------------
-    def payload(self, seat: int | None, memo: Memo | None = None) -> tuple[bytes, bytes, bytes]:
-        """The JSON of ``seat``'s view, its legal actions and the view's common part now (and
-        its staleness mark). ``memo``: shared by the seats rendered for one state."""
+    def payload(self, seat: int | None, memo: Memo | None = None) -> tuple[Part, Part, Part]:
+        """``seat``'s view, its legal actions and the view's common part now, encoded (and its
+        staleness mark). ``memo``: shared by the seats rendered for one state.
+
+        The parts are kept per seat for the state they were made of (states are immutable), so
+        a seat's several connections, a join, a sync and a notice-only render at the same state
+        cost one build."""
         m = self.match
-        seen = m.view(seat)
-        view = encode_data(seen, memo)
-        legal = (encode_data(m.legal(seat)) if seat is not None and self.status == "playing"
-                 else b"[]")
-        # Built from the view alone (Game.common), so it can never say more than the view.
-        common = encode_data(m.game.common(seen))
+        key = (m.state, self.status)
+        hit = self._payloads.get(seat)
+        if hit is not None and hit[0] is key[0] and hit[1] == key[1]:
+            parts = hit[2]
+        else:
+            before = hit[2] if hit is not None else (None, None, None)
+            seen = m.view(seat)
+            view = encode_fields(seen, before[0], memo)
+            legal = (encode_part(to_wire(m.legal(seat))) if seat is not None
+                     and self.status == "playing" else _EMPTY)
+            # Built from the view alone (Game.common), so it can never say more than the view.
+            common = encode_fields(m.game.common(seen), before[2])
+            parts = (view, legal, common)
+            self._payloads[seat] = (key[0], key[1], parts)
         if seat is not None:
+            view_raw, legal_raw = parts[0].raw, parts[1].raw
             mark = self._marks.get(seat)
-            if mark is None or mark[1] != view or mark[2] != legal:
-                self._marks[seat] = (self.version, view, legal)
-        return view, legal, common
+            if mark is None or mark[1] != view_raw or mark[2] != legal_raw:
+                self._marks[seat] = (self.version, view_raw, legal_raw)
+        return parts
 
     def state(self, seat: int | None, *, deadline: float | None = None, re: int | None = None,
               seats: list[SeatSummary] | None = None, ai_speed: float = 1.0,
-              payload: tuple[bytes, bytes, bytes] | None = None,
+              payload: tuple[Part, Part, Part] | None = None,
               describe: bool = True) -> State:
         """``seat``'s state message; its view, legal actions and common part are embedded
         pre-encoded, and the game's descriptor when ``describe``."""
@@ -395,8 +415,8 @@ class TableCore:
         outcome = self.match.outcome()
         return State(
             re=re, table=self.id, game=self.meta.game, version=self.version, seat=seat,
-            view=cast(Any, msgspec.Raw(view)), legal=cast(Any, msgspec.Raw(legal)),
-            common=cast(Any, msgspec.Raw(common)), to_act=list(self.to_act()),
+            view=cast(Any, msgspec.Raw(view.raw)), legal=cast(Any, msgspec.Raw(legal.raw)),
+            common=cast(Any, msgspec.Raw(common.raw)), to_act=list(self.to_act()),
             presentation=cast(Any, msgspec.Raw(_presentation(self.game))) if describe else None,
             seats=self.seat_summaries() if seats is None else seats, deadline=deadline,
             outcome=wire.to_data(outcome) if outcome is not None else None, ai_speed=ai_speed,
@@ -425,85 +445,108 @@ class TableCore:
                 seat = self.watchers[conn]
                 seats = self.seat_summaries()
                 payload = self.payload(seat)
-                self._sent[conn] = self._record(seat, payload, seats, deadline, ai_speed)
+                self._sent[conn] = self._record(seat, payload, self._rest(seats, deadline,
+                                                                          ai_speed))
                 out.append((conn, encode(self.state(
                     seat, deadline=deadline, re=re, seats=seats, ai_speed=ai_speed,
                     payload=payload, describe=self._first_state(conn)))))
         if effects.broadcast and self.watchers:
             seats = self.seat_summaries()
+            rest = self._rest(seats, deadline, ai_speed)
             records: dict[int | None, _Sent] = {}
             frames: dict[tuple[int | None, int, bool], bytes | None] = {}
+            rest_ops: dict[int, tuple[dict[str, Any], list[patch.Op] | None]] = {}
+            key_ops: parts.OpsMemo = {}
             memo: Memo = {}
             reply_conn, reply_re = effects.reply if effects.reply else (None, None)
             for conn, seat in self.watchers.items():
                 new = records.get(seat)
                 if new is None:
-                    new = records[seat] = self._record(seat, self.payload(seat, memo), seats,
-                                                       deadline, ai_speed)
+                    new = records[seat] = self._record(seat, self.payload(seat, memo), rest)
                 describe = self._first_state(conn)
                 old = self._sent.get(conn)
                 re = reply_re if conn == reply_conn else None
                 key = (seat, old.serial if old is not None else -1, describe)
                 if re is not None:
-                    sent: bytes | None = self._frame(seat, old, new, re=re, describe=describe, seats=seats,
-                                        deadline=deadline, ai_speed=ai_speed)
+                    sent: bytes | None = self._frame(
+                        old, new, re=re, describe=describe, seats=seats, deadline=deadline,
+                        ai_speed=ai_speed, rest_ops=rest_ops, key_ops=key_ops)
                 elif key in frames:
                     sent = frames[key]
                 else:
                     sent = frames[key] = self._frame(
-                        seat, old, new, re=None, describe=describe, seats=seats,
-                        deadline=deadline, ai_speed=ai_speed)
+                        old, new, re=None, describe=describe, seats=seats, deadline=deadline,
+                        ai_speed=ai_speed, rest_ops=rest_ops, key_ops=key_ops)
                 if sent is None:
                     continue  # nothing it sees changed: it keeps the state (and version) it has
                 self._sent[conn] = new
                 out.append((conn, sent))
         return out
 
-    def _record(self, seat: int | None, payload: tuple[bytes, bytes, bytes],
-                seats: list[SeatSummary], deadline: float | None, ai_speed: float) -> _Sent:
-        """What a connection of ``seat`` is sent now, as the next patch's base."""
+    def _rest(self, seats: list[SeatSummary], deadline: float | None,
+              ai_speed: float) -> dict[str, Any]:
+        """The patched fields of a state but its parts and seat: the same for every seat."""
         outcome = self.match.outcome()
-        self._serial += 1
-        rest = {
-            "game": self.meta.game, "seat": seat, "to_act": list(self.to_act()),
+        return {
+            "game": self.meta.game, "to_act": list(self.to_act()),
             "seats": msgspec.to_builtins(seats), "deadline": deadline,
             "outcome": wire.to_data(outcome) if outcome is not None else None,
             "ai_speed": ai_speed, "name": self.meta.name, "code": self.meta.code,
             "status": self.status, "paused": self.paused(),
         }
-        return _Sent(self._serial, self.version, payload, rest)
 
-    def _frame(self, seat: int | None, old: _Sent | None, new: _Sent, *, re: int | None,
+    def _record(self, seat: int | None, payload: tuple[Part, Part, Part],
+                rest: dict[str, Any]) -> _Sent:
+        """What a connection of ``seat`` is sent now, as the next patch's base."""
+        self._serial += 1
+        return _Sent(self._serial, self.version, payload, seat, rest)
+
+    def _rest_ops(self, old: _Sent, new: _Sent,
+                  memo: dict[int, tuple[dict[str, Any], list[patch.Op] | None]]
+                  ) -> list[patch.Op] | None:
+        """The checked patch of the fields besides the parts (None: the check failed); once
+        per pair of ``rest`` objects in a render. The seat is the same on both sides (a
+        connection that changes seat is sent a full state), so it adds no operation."""
+        hit = memo.get(id(old.rest))
+        if hit is not None and hit[0] is old.rest:
+            return hit[1]
+        ops: list[patch.Op] | None = patch.diff(old.rest, new.rest, loose=True)
+        # A bool for an int somewhere (Python's == takes true for 1): say it whole.
+        if ops and _encoder.encode(patch.apply(old.rest, ops)) != _encoder.encode(new.rest):
+            ops = None
+        memo[id(old.rest)] = (old.rest, ops)
+        return ops
+
+    def _frame(self, old: _Sent | None, new: _Sent, *, re: int | None,
                describe: bool, seats: list[SeatSummary], deadline: float | None,
-               ai_speed: float) -> bytes | None:
+               ai_speed: float,
+               rest_ops: dict[int, tuple[dict[str, Any], list[patch.Op] | None]],
+               key_ops: parts.OpsMemo) -> bytes | None:
         """The frame taking a connection from ``old`` to ``new``: a patch when one is smaller
         than the full state, the full state otherwise, None when there is nothing to say."""
 
         def full() -> bytes:
-            return encode(self.state(seat, deadline=deadline, re=re, seats=seats,
+            return encode(self.state(new.seat, deadline=deadline, re=re, seats=seats,
                                      ai_speed=ai_speed, payload=new.parts, describe=describe))
 
-        if old is None or describe or old.version > new.version:
+        if old is None or describe or old.version > new.version or old.seat != new.seat:
             return full()
-        ops = patch.diff(old.rest, new.rest, loose=True)
-        if ops and _encoder.encode(patch.apply(old.rest, ops)) != _encoder.encode(new.rest):
-            return full()  # a bool for an int somewhere (see below): say it whole
+        ops = self._rest_ops(old, new, rest_ops)
+        if ops is None:
+            return full()
+        ops = list(ops)
         for i, name in enumerate(_PARTS):
-            if old.parts[i] != new.parts[i]:
-                part = patch.diff(old.data(i), new.data(i), (name,), loose=True)
-                # The loose diff (Python's ==: true is 1 there) is checked where it matters:
-                # the patched part must encode to the very bytes of the new one.
-                if _encoder.encode(patch.apply({name: old.data(i)}, part)[name]) \
-                        != new.parts[i]:
-                    return full()
-                ops += part
+            part = parts.ops(name, old.parts[i], new.parts[i], key_ops)
+            if part is None:
+                return full()
+            ops += part
         if not ops and re is None:
             return None
         frame = encode(Patch(re=re, table=self.id, base=old.version, version=new.version,
                              ops=ops))
         # The full state is at least its three encoded parts: most patches are decided
         # without encoding it.
-        if len(frame) < sum(len(p) for p in new.parts):
+        if len(frame) < sum(len(p.raw) for p in new.parts):
             return frame
         whole = full()
         return frame if len(frame) < len(whole) else whole
