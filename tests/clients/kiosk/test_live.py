@@ -22,7 +22,7 @@ import trio
 import zxingcpp
 
 from clients.kiosk import net
-from clients.kiosk.model import Model
+from clients.kiosk.model import ROTATE, Model
 from clients.kiosk.render import Screen
 from engine import registry
 from hostd.control import request
@@ -165,7 +165,10 @@ def test_the_command_shows_live_tables(box: Box, tmp_path: Path) -> None:
          "--port", str(box.port), "--windowed", "--size", "1920x1080"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 30
+        # Tables beyond one screen come up in turn, each within one ROTATE of calm at worst
+        # (moving tables come sooner); the start of the process comes first. The loop ends as
+        # soon as every code was seen.
+        deadline = time.monotonic() + 20 + ROTATE * len(codes)
         found: set[str] = set()
         while time.monotonic() < deadline and proc.poll() is None:
             if shot.exists():
