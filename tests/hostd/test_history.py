@@ -157,6 +157,19 @@ def check_history(game: Game[Any], states: list[Any], seat: int | None, h: Histo
     return len(h.entries)
 
 
+
+def agrees_with_final(h: History, final: History) -> None:
+    """An answer given as the game went names the same lines as the final one where the two
+    overlap (a long game's answer leaves its oldest lines out to fit in a frame: ``omitted``
+    says how many), and the same score rows so far."""
+    start = max(h.omitted, final.omitted)
+    end = h.omitted + len(h.entries)
+    if end > start:  # else every line of it has since been left out of the final answer
+        assert (final.entries[start - final.omitted: end - final.omitted]
+                == h.entries[start - h.omitted:]), "a log answer the final one does not hold"
+    assert final.rows[: len(h.rows)] == h.rows
+
+
 @pytest.mark.parametrize("game", registry.ids())
 async def test_no_history_entry_says_more_than_that_seats_views(game: str) -> None:
     g = registry.get(game)
@@ -187,13 +200,5 @@ async def test_no_history_entry_says_more_than_that_seats_views(game: str) -> No
             entries += check_history(g, states, seat, h)
         final = await clients[0].history(t["id"])
         for h in asked:
-            # Both answers name the same lines where they overlap (a long game's answer leaves
-            # its oldest lines out to fit in a frame: ``omitted`` says how many).
-            start = max(h.omitted, final.omitted)
-            end = h.omitted + len(h.entries)
-            if end <= start:
-                continue  # all of that answer's lines have since been left out of the final one
-            assert (final.entries[start - final.omitted: end - final.omitted]
-                    == h.entries[start - h.omitted:])
-            assert final.rows[: len(h.rows)] == h.rows
+            agrees_with_final(h, final)
         assert entries > 0

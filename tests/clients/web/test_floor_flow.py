@@ -40,7 +40,7 @@ from tests.clients.web.harness import (
 )
 from tests.clients.web.test_open_tables import box_with, newest, open_sheet
 from tests.clients.web.test_social import open_panel
-from tests.hostd.test_history import check_history
+from tests.hostd.test_history import agrees_with_final, check_history
 from tests.hostd.test_leaks import check_bytes, true_states
 
 
@@ -193,10 +193,7 @@ def kiosk_saw_only_the_public_view(game: str, players: int, record: dict[str, An
     assert check_history(g, states, None, final) > 0
     assert logs, "the kiosk asked for the table's log"
     for h in logs:
-        start = max(h.omitted, final.omitted)
-        assert (final.entries[start - final.omitted: h.omitted + len(h.entries) - final.omitted]
-                == h.entries[start - h.omitted:]), "a log answer the final one does not hold"
-        assert final.rows[: len(h.rows)] == h.rows
+        agrees_with_final(h, final)
 
 
 def floor_flow(box: Box, browser: Browser, game: str, *, whole: bool = False) -> None:
