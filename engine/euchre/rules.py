@@ -1151,7 +1151,8 @@ def _result(view: EuchreView) -> tuple[Caption, ...]:
 
 def _last(view: EuchreView) -> Caption | None:
     """The last thing done, as the view shows it: a card, a trick taken, a bid, a hand's end."""
-    if view.phase == "hand_over" and view.last_hand is not None:
+    # The game ends on a hand's end: its result, not the bid that opened the hand, is last.
+    if view.phase in ("hand_over", "game_over") and view.last_hand is not None:
         return Caption(view.last_hand.result)
     if view.trick:
         p = view.trick[-1]

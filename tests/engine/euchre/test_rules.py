@@ -29,6 +29,7 @@ from engine.euchre.rules import (
     Play,
 )
 from engine.match import ChanceStep, Match
+from engine.presentation import Caption
 from tests.engine.euchre.scenario import (
     LAYOUT_A,
     LAYOUT_B,
@@ -509,6 +510,10 @@ def assert_won(m: Match, score: tuple[int, int]) -> None:
     assert o is not None and view(m, None).phase == "game_over"
     assert o.winners == (0, 2) and o.scores == (score[0], score[1], score[0], score[1])
     assert o.reason == "euchre.reached_target"
+    # The last thing done is the final hand's result, not the bid that opened that hand.
+    seen = view(m, None)
+    assert seen.last_hand is not None
+    assert GAME.common(seen).last == Caption(seen.last_hand.result)
     assert not GAME.between_hands(state(m)) and m.to_act() == () and not m.chance_pending()
     assert all(m.legal(s) == () for s in range(4))
     assert refused(m, 0, Pass()) == errors.GAME_OVER
