@@ -826,13 +826,17 @@ async function update(change) {
 
 // -- start ---------------------------------------------------------------------------------------
 async function start() {
-  await setLanguage(S.settings.lang);
-  settingsStore.apply(S.settings);
-  $("settings-open").addEventListener("click", () => {
+  // The button is in the page before its strings arrive: a tap that early still opens the
+  // settings, once the language is loaded (a listener added after the fetch missed it).
+  const strings = setLanguage(S.settings.lang);
+  $("settings-open").addEventListener("click", async () => {
     sound.unlock();
+    await strings;
     renderSettings();
     $("settings").showModal();
   });
+  await strings;
+  settingsStore.apply(S.settings);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") link.check();
   });

@@ -206,6 +206,23 @@ def test_a_second_tab_takes_over_and_the_first_is_told(box: Box, phone: Any) -> 
     assert my_seat(first) == seat
 
 
+def test_settings_tapped_before_the_strings_arrive_still_open(box: Box, phone: Any) -> None:
+    """On a slow link the button is on screen before the page's strings: a tap then opens
+    the settings once they arrive, instead of doing nothing."""
+    page = phone.new_page()
+    held: list[Any] = []
+    page.route("**/i18n/*.json", lambda route: held.append(route))
+    page.goto(box.url)
+    page.wait_for_function("() => document.readyState === 'complete'")
+    page.click("#settings-open")
+    assert held, "the catalogue fetch was not held back"
+    while held:  # the English catalogue first, then whatever it asks for next
+        held.pop(0).continue_()
+        page.wait_for_timeout(50)
+    page.unroute("**/i18n/*.json")
+    expect(page.locator("#settings[open] #set-lang")).to_be_visible()
+
+
 def test_arabic_lays_the_page_out_right_to_left(box: Box, phone: Any) -> None:
     page = phone.new_page()
     with box.held_table("president", seed=9) as table:
