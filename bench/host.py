@@ -150,6 +150,7 @@ def env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
+PY_SPY = Path(sys.executable).parent / "py-spy"  # the sampling profiler behind --profile
 NICE = 0  # added to the niceness of every process measured (``--nice``; below 0 needs root)
 
 
@@ -280,7 +281,7 @@ def run_load(server: Server, load: Load) -> dict[str, Any]:
         spy = None
         if load.profile is not None:
             spy = subprocess.Popen(
-                [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(server.pid),
+                [str(PY_SPY), "record", "-p", str(server.pid),
                  "-d", str(int(load.seconds)), "-r", "250", "-f", "raw", "--nonblocking", "--threads",
                  "-o", str(load.profile)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cpu0 = cpu_seconds(server.pid)
@@ -629,6 +630,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     help="record the daemon with py-spy during saturation over TCP (raw "
                          "samples to this file) and print where its time went")
     args = ap.parse_args(argv)
+    if args.profile is not None and not PY_SPY.exists():
+        # Not a dependency of the project: only this option needs it.
+        ap.error(f"--profile needs py-spy beside this Python ({PY_SPY}): pip install py-spy")
     global NICE
     NICE = args.nice
     tables = tuple(int(x) for x in args.tables.split(",")) if args.tables else (
