@@ -19,6 +19,17 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+// The same for SVG elements (their class is an attribute, not a property); no handlers.
+export function svg(tag, attrs, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    el.setAttribute(k, k === "class" && Array.isArray(v) ? v.filter(Boolean).join(" ") : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
 function append(el, children) {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;

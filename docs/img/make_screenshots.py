@@ -4,7 +4,8 @@ Run from the checkout: ``.venv/bin/python docs/img/make_screenshots.py`` (``--ou
 ``--games a,b`` and ``--langs en,ar`` narrow it). It starts a daemon on loopback (a temporary
 data directory), opens a table of each game of the registry with a fixed seed, joins it in
 Debian's Chromium, plays a few moves by clicking (the browser tests' generic driver), shows
-what a tap does, and saves ``web-<game>-<lang>.png`` (and ``web-lobby-en.png``).
+what a tap does, and saves ``web-<game>-<lang>.png`` (and ``web-lobby-en.png``, and
+``web-sequence-lines-en.png``: a finished Sequence with its completed lines).
 """
 
 from __future__ import annotations
@@ -76,6 +77,18 @@ def main() -> None:
                 page.wait_for_timeout(200)
                 page.screenshot(path=str(args.out / f"web-{game}-{lang}.png"))
                 page.close()
+            context.close()
+        # A finished Sequence: the completed lines struck through in each team's colour.
+        if "sequence" in games and "en" in langs:
+            context = browser.new_context(**shot)
+            context.add_init_script(settings_script("en"))
+            page = context.new_page()
+            with box.held_table("sequence", seed=7) as table:
+                join(page, box.url, table["code"], NAMES["en"])
+            play_to_end(page, "sequence")
+            page.evaluate("() => { document.getElementById('toast').hidden = true; }")
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(args.out / "web-sequence-lines-en.png"))
             context.close()
         # The lobby, as a newcomer sees it (no seat remembered).
         context = browser.new_context(**shot)

@@ -3,13 +3,14 @@
 // name; any action no cell enters is a labelled button. Drawn from the descriptor (the grid's
 // field and size, the gestures' fields) and the legal list alone: no game id, no rules here.
 // The printed faces under the pieces (the zone's `faces` field: a card per cell, "XX" a free
-// cell), the marks over them (common.marks: locked pieces, the last move) and each side's
+// cell), the marks over them (common.marks: completed lines struck through, locked pieces,
+// the last move, a piece just taken) and each side's
 // standing (common.side_notes, then the captions) are drawn here for any game. What is one
 // game's comes from its hook: `cell(ctx, r, c, occupant)`, `value(ctx, r, c)`, `flip(ctx)`,
 // `hint(ctx, sel, acts)`, `footer(ctx)`, `label(ctx, action)`.
 
 import { card } from "../cards.js";
-import { button, h } from "../dom.js";
+import { button, h, svg } from "../dom.js";
 import { SUIT_SYMBOL, cardName, has, rankFace, t } from "../i18n.js";
 import { capText } from "./generic.js";
 import { MARKS, actionLabel, actionRow, actionsFor, describe, field, gesture, handItems, hint, own, part, sideMark, waitingHint } from "./common.js";
@@ -58,6 +59,7 @@ function defaultCell(ctx, grid, marks, r, c, occupant) {
   const side = typeof occupant === "number" && occupant >= 0 ? occupant : -1;
   const locked = marks.locked.has(at);
   const last = marks.last.has(at);
+  const removed = marks.removed.has(at);
   const fresh = last && marks.moved;
   const face = code === FREE ? h("span", { class: "corner", "aria-hidden": "true" }, "★")
     : code ? h("span", { class: `face suit-${code[1]}`, "aria-hidden": "true" }, `${rankFace(code[0], ctx.game)}${SUIT_SYMBOL[code[1]] || ""}`) : null;
@@ -65,8 +67,9 @@ function defaultCell(ctx, grid, marks, r, c, occupant) {
   const piece = side >= 0 ? `${sideName}${locked ? `, ${t(own(ctx, "locked", "grid.locked"))}` : ""}`
     : code === FREE ? "" : t(own(ctx, "empty", "grid.empty"));
   const label = [t("grid.square", { row: r + 1, col: c + 1 }), code === FREE ? t(own(ctx, "corner", "grid.free")) : code ? cardName(code) : "",
-    piece, last ? t(own(ctx, "last_move", "grid.last_move")) : ""].filter(Boolean).join(", ");
-  return { face: face ? [face] : [], label, cls: [code === FREE && "corner-sq", last && "last"], chip: [locked && "locked", fresh && "fresh"] };
+    piece, last ? t(own(ctx, "last_move", "grid.last_move")) : "",
+    removed ? t(own(ctx, "removed", "grid.removed")) : ""].filter(Boolean).join(", ");
+  return { face: face ? [face] : [], label, cls: [code === FREE && "corner-sq", last && "last", removed && "removed"], chip: [locked && "locked", fresh && "fresh"] };
 }
 
 // The common part's marks as sets of "r,c"; `moved`: the last move is new since the last state
@@ -74,8 +77,29 @@ function defaultCell(ctx, grid, marks, r, c, occupant) {
 function marksOf(ctx) {
   const m = (ctx.state.common && ctx.state.common.marks) || {};
   const before = ctx.prev && ctx.prev.common && ctx.prev.common.marks;
-  return { locked: cellSet(m.locked), last: cellSet(m.last),
+  return { locked: cellSet(m.locked), last: cellSet(m.last), removed: cellSet(m.removed),
+    lines: Array.isArray(m.lines) ? m.lines : [],
     moved: JSON.stringify(m.last || []) !== JSON.stringify((before && before.last) || []) };
+}
+
+// Each completed line struck through in its side's colour, over the pieces, as the kiosk
+// draws it: from the first cell's centre to the last's, in cell units (the board is square
+// cells with hairline gaps). Words are on the cells (locked), so the drawing is hidden from
+// screen readers.
+function strikes(ctx, grid, lines, flip) {
+  const drawn = lines.filter((l) => l && Array.isArray(l.cells) && l.cells.length >= 2);
+  if (!drawn.length) return null;
+  const at = ([r, c]) => [(flip ? grid.cols - 1 - c : c) + 0.5, (flip ? grid.rows - 1 - r : r) + 0.5];
+  return svg("svg", { class: "strikes", viewBox: `0 0 ${grid.cols} ${grid.rows}`, preserveAspectRatio: "none", "aria-hidden": "true" },
+    drawn.map((l) => {
+      const first = l.cells[0];
+      const end = l.cells[l.cells.length - 1];
+      const [x1, y1] = at(first);
+      const [x2, y2] = at(end);
+      const colour = ctx.presentation.seat_colours[l.side];
+      return svg("line", { x1, y1, x2, y2, class: ["strike", `team-${l.side}`, colour && `colour-${colour}`],
+        "data-from": first.join(","), "data-to": end.join(",") });
+    }));
 }
 
 // Under the hand: each side's standing in words, then the game's status lines.
@@ -129,7 +153,8 @@ export function render(ctx) {
   }
   const board = h("div", { class: "board-wrap" },
     h("div", { class: "board", role: "group", "aria-label": t(own(ctx, grid.name, "grid.board")),
-      style: { "--rows": String(grid.rows), "--cols": String(grid.cols) } }, cells));
+      style: { "--rows": String(grid.rows), "--cols": String(grid.cols) } }, cells,
+      strikes(ctx, grid, marks.lines, flip)));
 
   // The hand: tap to select; the selected card's targets light up on the board.
   const playable = new Set(cardG ? ctx.legal.map((a) => a[cardG.fields[0]]) : []);

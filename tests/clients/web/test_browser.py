@@ -71,10 +71,27 @@ def test_join_by_code_and_play_a_whole_game(box: Box, phone: Any, game: str) -> 
     assert shown["status"] == "finished"
     mine = next(s for s in shown["seats"] if s["seat"] == seat)
     assert mine["controller"] == "human" and mine["name"] == "Ana"
+    assert_marks_drawn(page, box, table["id"])
     # A rematch with the same seats: the only person asks, so it starts at once.
     page.click("button[data-key=rematch]")
     expect(page.locator(".results")).to_have_count(0, timeout=10_000)
     assert my_seat(page) == seat
+
+
+def assert_marks_drawn(page: Any, box: Box, table: str) -> None:
+    """The board strikes through each completed line the common part names (first cell to
+    last) and crosses out each square a piece was just taken from; nothing more."""
+    from tests.clients.web.test_hooks_tricks import spectator
+
+    with spectator(box.tcp_port, table) as state:
+        marks = (state.get("common") or {}).get("marks") or {}
+    lines = [x["cells"] for x in marks.get("lines") or []]
+    drawn = page.locator(".board svg.strikes line").all()
+    assert sorted((x.get_attribute("data-from"), x.get_attribute("data-to")) for x in drawn) == \
+        sorted((",".join(map(str, c[0])), ",".join(map(str, c[-1]))) for c in lines)
+    crossed = {(int(x.get_attribute("data-row")), int(x.get_attribute("data-col")))
+               for x in page.locator(".board .sq.removed").all()}
+    assert crossed == {(r, c) for r, c in marks.get("removed") or []}
 
 
 # A message key shown as it came (``euchre.phase.bidding``) or a placeholder left unfilled.
