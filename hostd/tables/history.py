@@ -15,7 +15,8 @@ the true state or the action itself where the view does not show it:
   deal.
 
 Replays are kept per match and seat and carried forward from where they stopped, so asking
-again after a move costs one step, not the whole game. The cached true states never leave
+again after a move costs one step, not the whole game; ``advance`` carries one forward a
+slice at a time, so the first ask in a long game need not hold the caller's loop. The cached true states never leave
 this module; nothing here is sent but entries and rows built from a seat's views.
 
 This module must never do I/O, log, or describe a step from anything but ``seat``'s views and
@@ -96,12 +97,26 @@ def _start(game: Game[Any], match: Match, seat: int | None) -> _Replay:
 def account(match: Match, seat: int | None, base: int) -> tuple[list[LogEntry], list[ScoreRow]]:
     """``seat``'s log entries and score-sheet rows for ``match`` so far. ``base`` is the table
     version before the match's first step, so entries carry table versions."""
+    r = _replay(match, seat, base, None)
+    return list(r.entries), list(r.rows)
+
+
+def advance(match: Match, seat: int | None, base: int, limit: int) -> bool:
+    """Carry ``seat``'s replay of ``match`` forward by at most ``limit`` steps; True when it
+    has caught up (``account`` then replays nothing). A long game's first account is a replay
+    of every step, tens of milliseconds here and several times that on a Pi: the caller runs
+    it in slices and lets everything else run between them."""
+    return _replay(match, seat, base, limit).done == len(match.steps)
+
+
+def _replay(match: Match, seat: int | None, base: int, limit: int | None) -> _Replay:
     game = match.game
     per_seat = _replays.setdefault(match, {})
     r = per_seat.get(seat)
     if r is None or r.done > len(match.steps):
         r = per_seat[seat] = _start(game, match, seat)
-    for i in range(r.done, len(match.steps)):
+    end = len(match.steps) if limit is None else min(len(match.steps), r.done + limit)
+    for i in range(r.done, end):
         step = match.steps[i]
         version = base + i + 1
         if isinstance(step, ActionStep):
@@ -122,4 +137,4 @@ def account(match: Match, seat: int | None, base: int) -> tuple[list[LogEntry], 
         if scored and (not r.rows or r.rows[-1].version != version):
             r.rows.append(ScoreRow(version=version, scores=list(common.scores)))
         r.state, r.common, r.view_cards, r.done = state, common, cards, i + 1
-    return list(r.entries), list(r.rows)
+    return r

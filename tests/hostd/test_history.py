@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+import time
 from typing import Any
 
 import msgspec
@@ -202,3 +203,60 @@ async def test_no_history_entry_says_more_than_that_seats_views(game: str) -> No
         for h in asked:
             agrees_with_final(h, final)
         assert entries > 0
+
+
+def test_a_replay_carried_forward_in_slices_gives_the_same_account() -> None:
+    """``advance`` moves a seat's replay on by at most its slice and says when it has caught
+    up; the account it leaves is the one a single replay of the whole game gives."""
+    from engine.match import Match
+    from hostd.tables import history
+
+    g = registry.get("crazy_eights")
+    rng = random.Random(3)
+    m = Match.start(g, 4, {}, seed=3)
+    while m.outcome() is None:
+        seat = m.to_act()[0]
+        m.act(seat, rng.choice(m.legal(seat)))
+        m.resolve_chance()
+    whole = history.account(m, None, 0)
+    sliced = Match.start(g, 4, {}, seed=3)  # a new match object: a replay of its own
+    sliced.state, sliced.steps = m.state, list(m.steps)
+    slices = 1
+    while not history.advance(sliced, None, 0, 32):
+        slices += 1
+    assert slices == -(-len(m.steps) // 32) > 2
+    assert history.account(sliced, None, 0) == whole
+    assert history.advance(sliced, None, 0, 32)  # caught up: nothing left to replay
+
+
+async def test_a_long_games_first_history_does_not_hold_the_loop() -> None:
+    """The first ask in a long game replays every step: in slices, with the rest of the loop
+    run between them, so no single step of any task is most of the wait (before, one task
+    step was the whole replay, and every table and ping waited for it)."""
+    longest = [0.0]
+
+    class Steps(trio.abc.Instrument):
+        t0 = 0.0  # added in the middle of a step: that step counts from when it was added
+
+        def before_task_step(self, task: trio.lowlevel.Task) -> None:
+            self.t0 = time.perf_counter()
+
+        def after_task_step(self, task: trio.lowlevel.Task) -> None:
+            longest[0] = max(longest[0], time.perf_counter() - self.t0)
+
+    async with running_daemon() as d, connect(port=d.tcp_port) as c:
+        t = await ask(d.control, "tables.new", game="crazy_eights", players=4, ai="random")
+        await c.spectate(t["id"])
+        state = await c.wait_state(t["id"], lambda s: s.status == "finished", timeout=60)
+        assert state.version > 8 * 32  # many slices
+        steps = Steps()
+        steps.t0 = time.perf_counter()
+        trio.lowlevel.add_instrument(steps)
+        try:
+            t0 = time.perf_counter()
+            h = await c.history(t["id"])
+            took = time.perf_counter() - t0
+        finally:
+            trio.lowlevel.remove_instrument(steps)
+        assert h.version == state.version and h.entries and h.rows
+        assert longest[0] < took / 2, f"one task step took {longest[0]:.4f} s of {took:.4f} s"
