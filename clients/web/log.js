@@ -156,9 +156,11 @@ export function bar(ctx) {
     "aria-expanded": L.open === which ? "true" : "false", "aria-controls": "social-panel",
     "aria-label": label, title: label, onclick: () => toggle(which, ctx),
   }, h("span", { "aria-hidden": "true" }, icon));
+  // Text symbols, not emoji, like the settings gear: every phone's and the box's own fonts
+  // draw them the same (an emoji font is not on every device), VS15 asking for text style.
   return h("div", { class: "social-bar" },
-    b("log", "📜", t("social.log")), b("scores", "📊", t("social.scores")),
-    ctx.seat != null ? b("react", "😀", t("social.reactions")) : null);
+    b("log", "☰", t("social.log")), b("scores", "▤", t("social.scores")),
+    ctx.seat != null ? b("react", "☺\uFE0E", t("social.reactions")) : null);
 }
 
 function sideNames(ctx, side) {

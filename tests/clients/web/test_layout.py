@@ -43,6 +43,7 @@ MEASURE = """() => {
   const atStatus = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
   return {
     W, H, scrollWidth: document.documentElement.scrollWidth, small, off,
+    title: box(document.querySelector("#title")).width,
     minCard: cards.length ? Math.min(...cards) : null,
     minSquare: squares.length ? Math.min(...squares) : null,
     handBottom: hand ? box(hand).bottom : 0,
@@ -78,5 +79,9 @@ def test_the_table_fits_the_phone(box: Box, browser: Browser, game: str, size: s
         if any(z.kind == "hand" for z in registry.get(game).info.presentation.zones):
             assert 0 < m["handBottom"] <= height + 0.5, m
         assert not m["statusCovered"], m
+        # The table's name keeps room beside the bar's buttons (whose words give way to their
+        # symbols on a narrow phone, and stay their names for screen readers).
+        assert m["title"] >= width / 4, m
+        assert page.get_by_role("button", name="Settings", exact=True).count() == 1
     finally:
         context.close()
