@@ -249,7 +249,14 @@ def join(page: Any, base_url: str, code: str, name: str = "Ana") -> None:
     page.goto(f"{base_url}/?code={code}")
     page.fill("#join-name", name)
     page.click("button[type=submit]")
-    page.wait_for_selector(".table-screen .seat.mine", timeout=10_000)
+    try:
+        page.wait_for_selector(".table-screen .seat.mine", timeout=10_000)
+    except Exception as e:
+        # Say what the page showed instead (a refusal, the lobby, a table without "you").
+        shown = page.evaluate("() => ({error: document.querySelector('#join-error')?.textContent,"
+                              " conn: document.querySelector('#conn')?.dataset.state,"
+                              " main: document.querySelector('main')?.innerText.slice(0, 300)})")
+        raise AssertionError(f"no seat of mine after joining {code} as {name}: {shown}") from e
 
 
 def my_seat(page: Any) -> int:
