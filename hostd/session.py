@@ -352,7 +352,7 @@ class Session:
         try:
             # The replay behind a first ask runs HISTORY_SLICE steps at a time with every
             # other task let run between slices (a whole Crazy Eights or Mastermind game was
-            # 60-80 ms of the loop here). The table may move on meanwhile: each slice looks it
+            # 60-110 ms of the loop here). The table may move on meanwhile: each slice looks it
             # up again, and the answer is built in one go once the replay has caught up.
             while True:
                 runner, seat = self._watching(msg.table)

@@ -16,8 +16,9 @@ the true state or the action itself where the view does not show it:
 
 Replays are kept per match and seat and carried forward from where they stopped, so asking
 again after a move costs one step, not the whole game; ``advance`` carries one forward a
-slice at a time, so the first ask in a long game need not hold the caller's loop. The cached true states never leave
-this module; nothing here is sent but entries and rows built from a seat's views.
+slice at a time, so the first ask in a long game need not hold the caller's loop. The cached
+true states never leave this module; nothing here is sent but entries and rows built from a
+seat's views.
 
 This module must never do I/O, log, or describe a step from anything but ``seat``'s views and
 the public parts of the action named above (the leak test holds every entry of every game
