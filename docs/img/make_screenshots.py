@@ -15,6 +15,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
@@ -25,6 +26,7 @@ from engine import registry  # noqa: E402
 from tests.clients.web.harness import (  # noqa: E402
     CHROMIUM,
     PHONE,
+    Box,
     join,
     play_to_end,
     running_box,
@@ -44,6 +46,21 @@ def settings_script(lang: str) -> str:
     return f"localStorage.setItem('tablebox.settings', {value});"
 
 
+def seated(context: Any, box: Box, game: str, seed: int, name: str) -> Any:
+    """A new page of ``context`` seated at a new held table of ``game``."""
+    page = context.new_page()
+    with box.held_table(game, seed=seed) as table:
+        join(page, box.url, table["code"], name)
+    return page
+
+
+def snap(page: Any, path: Path) -> None:
+    # Notices fade after a few seconds; the holder's "left" would cover the seats.
+    page.evaluate("() => { document.getElementById('toast').hidden = true; }")
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(path))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=HERE)
@@ -60,9 +77,7 @@ def main() -> None:
             context.add_init_script(settings_script(lang))
             for game in games:
                 seed, moves = SHOTS.get(game, (7, 3))
-                page = context.new_page()
-                with box.held_table(game, seed=seed) as table:
-                    join(page, box.url, table["code"], NAMES[lang])
+                page = seated(context, box, game, seed, NAMES[lang])
                 play_to_end(page, game, stop_after=moves)
                 wait_for_turn_or_end(page)
                 # Show what a tap does: select a card (Sequence lights its squares up).
@@ -72,23 +87,16 @@ def main() -> None:
                 if game in PANELS:
                     page.click(f"[data-key=social-{PANELS[game]}]")
                     page.wait_for_selector(f"#social-panel[data-panel={PANELS[game]}]")
-                # Notices fade after a few seconds; the holder's "left" would cover the seats.
-                page.evaluate("() => { document.getElementById('toast').hidden = true; }")
-                page.wait_for_timeout(200)
-                page.screenshot(path=str(args.out / f"web-{game}-{lang}.png"))
+                snap(page, args.out / f"web-{game}-{lang}.png")
                 page.close()
             context.close()
         # A finished Sequence: the completed lines struck through in each team's colour.
         if "sequence" in games and "en" in langs:
             context = browser.new_context(**shot)
             context.add_init_script(settings_script("en"))
-            page = context.new_page()
-            with box.held_table("sequence", seed=7) as table:
-                join(page, box.url, table["code"], NAMES["en"])
+            page = seated(context, box, "sequence", 7, NAMES["en"])
             play_to_end(page, "sequence")
-            page.evaluate("() => { document.getElementById('toast').hidden = true; }")
-            page.wait_for_timeout(200)
-            page.screenshot(path=str(args.out / "web-sequence-lines-en.png"))
+            snap(page, args.out / "web-sequence-lines-en.png")
             context.close()
         # The lobby, as a newcomer sees it (no seat remembered).
         context = browser.new_context(**shot)
